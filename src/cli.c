@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cli.c: the option table, getopt_long, --help and the check of the files options name
- * (see cli.h). */
+/* cli.c: the option table, getopt_long and its usage errors (the ambiguity and dash-path
+ * helpers `index` shares), --help and the check of the files options name (see cli.h). */
 #include <stdio.h>
 #include "src/cli.h"
 
@@ -118,13 +118,79 @@ static int bad(const char *opt, const char *val, const char *why)
 	return 2;
 }
 
-/* getopt's own messages echo the argument raw: ours sanitize it. */
-static int bad_option(int c, const char *arg)
+static const struct cli_option *option_by_id(int id)
 {
-	char *safe = text_sanitize_dup(arg, 0);
-	fprintf(stderr, "tscope-tui: %s '%s'\n", c == ':' ? "missing value for option" : "unknown option", safe);
+	for (size_t i = 0; i < ARRAY_LEN(options); i++)
+		if (options[i].id == id)
+			return &options[i];
+	return NULL;
+}
+
+char *cli_ambiguous(const struct option *lo, const char *elem)
+{
+	if (strncmp(elem, "--", 2) != 0)
+		return NULL;
+	const char *name = elem + 2;
+	size_t len = strcspn(name, "="), n = 0;
+	char *list = NULL;
+	for (; lo->name; lo++) {
+		if (strncmp(lo->name, name, len) != 0)
+			continue;
+		char *more = xasprintf("%s%s--%s", list ? list : "", list ? ", " : "", lo->name);
+		free(list);
+		list = more;
+		n++;
+	}
+	if (n < 2) {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
+void cli_dash_path_hint(const char *prog, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (argv[i][0] != '-' || !argv[i][1] || access(argv[i], F_OK) != 0)
+			continue;
+		char *safe = text_sanitize_dup(argv[i], 0);
+		fprintf(stderr, "%s: '%s' is a path: give it after '--' or as './%s'\n", prog, safe, safe);
+		free(safe);
+		return;
+	}
+}
+
+/* A usage error getopt_long found (opterr is off: its own messages echo the argument
+ * raw), sanitized, naming the option as it was meant. A short option is named by its
+ * letter (optopt): inside a cluster such as -xo, argv[optind - 1] is another argument. A
+ * long one is argv[optind - 1] (getopt_long has stepped past it): optopt is its id when
+ * it is in the table (a value missing, or given to an option that takes none), else 0
+ * (unknown, or the abbreviation of more than one, which getopt_long does not tell apart). */
+static int bad_option(int c, const struct option *lo, int argc, char **argv)
+{
+	const char *elem = argv[optind - 1];
+	const struct cli_option *o = optopt ? option_by_id(optopt) : NULL;
+	char *msg, *list = NULL;
+	if (c == ':' && o->id == 'o' && strncmp(elem, "--", 2) != 0)
+		msg = xstrdup("missing value for option '-o'");
+	else if (c == ':')
+		msg = xasprintf("missing value for option '--%s'", o->name);
+	else if (o)
+		msg = xasprintf("option '--%s' takes no value: '%s'", o->name, elem);
+	else if (optopt)
+		msg = xasprintf("unknown option '-%c'", optopt);
+	else if ((list = cli_ambiguous(lo, elem)))
+		msg = xasprintf("option '%.*s' is ambiguous: %s", (int)strcspn(elem, "="), elem, list);
+	else
+		msg = xasprintf("unknown option '%.*s'", (int)strcspn(elem, "="), elem);
+	char *safe = text_sanitize_dup(msg, 0);
+	fprintf(stderr, "tscope-tui: %s\n", safe);
+	if (c == '?' && !o && !list)
+		cli_dash_path_hint("tscope-tui", argc, argv);
 	fprintf(stderr, "Try 'tscope-tui --help'.\n");
 	free(safe);
+	free(msg);
+	free(list);
 	return 2;
 }
 
@@ -221,24 +287,17 @@ static void add_filter(struct cli *cli, const char *arg)
 	cli->filter = all;
 }
 
-static int set_mode(struct cli *cli, enum cli_mode m)
-{
-	if (cli->mode != MODE_AUTO && cli->mode != m) {
-		fprintf(stderr, "tscope-tui: --print, --tui, --export, --list-views and --list-keys are exclusive\n");
-		return 2;
-	}
-	cli->mode = m;
-	return 0;
-}
-
 static int apply(struct cli *cli, int id, const char *arg)
 {
 	struct opts *o = &cli->opts;
 	long l;
 	switch (id) {
-	case OPT_PRINT: return set_mode(cli, MODE_PRINT);
-	case OPT_TUI: return set_mode(cli, MODE_TUI);
-	case OPT_EXPORT: cli->export_view = arg; return set_mode(cli, MODE_EXPORT);
+	case OPT_PRINT: cli->mode = MODE_PRINT; return 0;
+	case OPT_TUI: cli->mode = MODE_TUI; return 0;
+	case OPT_EXPORT:
+		cli->export_view = arg;
+		cli->mode = MODE_EXPORT;
+		return 0;
 	case 'o':
 		if (!*arg)
 			return bad("output", arg, "an empty name: give a file, '-' for standard output, or a directory "
@@ -249,8 +308,8 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_FILTER: add_filter(cli, arg); return 0;
 	case OPT_FORCE: cli->force = true; return 0;
 	case OPT_CSV_RAW: o->csv_raw = true; return 0;
-	case OPT_LIST_VIEWS: return set_mode(cli, MODE_LIST_VIEWS);
-	case OPT_LIST_KEYS: return set_mode(cli, MODE_LIST_KEYS);
+	case OPT_LIST_VIEWS: cli->mode = MODE_LIST_VIEWS; return 0;
+	case OPT_LIST_KEYS: cli->mode = MODE_LIST_KEYS; return 0;
 	case OPT_COLOR: return parse_color(arg, &o->color);
 	case OPT_COMPAT:
 		if (strcmp(arg, "pytscope") != 0)
@@ -298,8 +357,6 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_TLAT: return parse_double("target-latency", arg, &o->target_latency, true) ? 2 : 0;
 	case OPT_TRUNTIME: return parse_double("target-runtime", arg, &o->target_runtime, true) ? 2 : 0;
 	case OPT_TGPUS: return parse_long("test-gpus", arg, &o->test_gpus, 1) ? 2 : 0;
-	case 'h': return set_mode(cli, MODE_HELP);
-	case 'V': return set_mode(cli, MODE_VERSION);
 	}
 	return 2;
 }
@@ -316,11 +373,22 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
+	bool clash = false; /* two of the modes */
 	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return bad_option(c, argv[optind - 1]);
+			return bad_option(c, lo, argc, argv);
+		if (c == 'h' || c == 'V') { /* as GNU tools: whatever else the line holds */
+			cli->mode = c == 'h' ? MODE_HELP : MODE_VERSION;
+			return 0;
+		}
+		enum cli_mode was = cli->mode;
 		if (apply(cli, c, optarg))
 			return 2;
+		clash |= was != MODE_AUTO && cli->mode != was;
+	}
+	if (clash) {
+		fprintf(stderr, "tscope-tui: --print, --tui, --export, --list-views and --list-keys are exclusive\n");
+		return 2;
 	}
 	for (int i = optind; i < argc; i++) {
 		cli_trim_path(argv[i]);
@@ -328,8 +396,7 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	}
 	cli->opts.paths = cli->paths;
 	cli->opts.npaths = cli->npaths;
-	if (cli->mode == MODE_HELP || cli->mode == MODE_VERSION || cli->mode == MODE_LIST_VIEWS ||
-	    cli->mode == MODE_LIST_KEYS)
+	if (cli->mode == MODE_LIST_VIEWS || cli->mode == MODE_LIST_KEYS)
 		return 0;
 	if (cli->npaths == 0) {
 		fprintf(stderr, "tscope-tui: missing PATH\n");

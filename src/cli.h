@@ -6,6 +6,8 @@
 
 #include "model/opts.h"
 
+struct option;
+
 enum cli_mode { MODE_AUTO, MODE_TUI, MODE_PRINT, MODE_EXPORT, MODE_LIST_VIEWS, MODE_LIST_KEYS,
 		MODE_HELP, MODE_VERSION };
 
@@ -26,8 +28,18 @@ names a load makes from it (sweep configs, source paths) are then the same wheth
 it ends in '/'. A symbolic link keeps its slash, which makes it the directory it names. */
 void cli_trim_path(char *path);
 /* Parse argv into cli (its PATHs trimmed: cli_trim_path). Returns 0, or 2 after printing
- * a usage error to stderr. */
+ * a usage error to stderr naming the option as it was meant (the letter inside a cluster,
+ * an ambiguous abbreviation's options, a value given to an option that takes none).
+ * --help and --version end the parse, as in GNU tools: what follows them is not read, and
+ * they go with any mode. */
 int cli_parse(struct cli *cli, int argc, char **argv);
+/* The long options of lo (getopt_long's table, ended by a zeroed entry) that the
+ * argument elem ("--rank" or "--rank=0") abbreviates, "--ranks, --ranks-per-node"
+ * (malloc'd), when more than one (getopt_long's "ambiguous"); else NULL. */
+char *cli_ambiguous(const struct option *lo, const char *elem);
+/* After an unknown option: when an argument on the line (before "--") that begins with '-'
+ * names a file or directory, how to give it, on stderr after "prog: " (like rm's hint). */
+void cli_dash_path_hint(const char *prog, int argc, char **argv);
 /* The files named on options (--trace PATH, --kernel-classes FILE) as the loaders will
  * open them: 0 when each can be, else 1 after naming each that cannot on stderr with
  * why ("--trace x.json: cannot open: No such file or directory"), like a missing PATH. */

@@ -2,10 +2,13 @@
 /* index_cmd.c: `tscope-tui index ...`, building the persistent index of a run dir
  * (model/index/index.h): whole, one shard (--shard K/N; a shard no rank or trace falls in
  * writes nothing), its state (--status), or as a Slurm job array (--slurm:
- * src/index_slurm.c). Owns the command line and its usage errors. */
+ * src/index_slurm.c). Owns the command line (getopt_long, as the main command's: options
+ * anywhere, --opt=VALUE, '--', --help and --version; with --slurm, what index does not know
+ * goes to sbatch in order, RUN_DIR the last word) and its usage errors. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/index/index.h"
+#include "model/infile.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -31,7 +35,8 @@ static void usage(FILE *f)
 		   "       tscope-tui index --status [--verify] RUN_DIR\n"
 		   "       tscope-tui index --slurm [--shards N] [--merge-step] [--dry-run] [SBATCH_OPTION...] RUN_DIR\n"
 		   "Build the persistent index of a run dir (pytscope ranks, Kineto traces; see tscope-tui(1),\n"
-		   "INDEX).\n"
+		   "INDEX). Options go anywhere, as --opt VALUE or --opt=VALUE; after '--' every argument is\n"
+		   "RUN_DIR's.\n"
 		   "\n"
 		   "      --jobs N         parse with N threads (default: one per core, at most 8)\n"
 		   "      --force          rebuild an index that is current (else left as it is)\n"
@@ -40,22 +45,32 @@ static void usage(FILE *f)
 		   "                       not usable\n"
 		   "      --verify         with --status: read every rank body and heatmap row back and check\n"
 		   "                       its checksum (--status checks each file's header and head)\n"
-		   "      --slurm          write and submit a Slurm job array, one shard per task; other\n"
-		   "                       arguments go to sbatch\n"
+		   "      --slurm          write and submit a Slurm job array, one shard per task; the options\n"
+		   "                       index does not know, and the arguments before RUN_DIR (the last one\n"
+		   "                       that is not an option), go to sbatch\n"
 		   "      --shards N       with --slurm: N shards, at most one per rank dir or per trace file in\n"
 		   "                       none (default: one per GiB of JSONL and traces)\n"
 		   "      --merge-step     with --slurm: a dependent job that checks the shards, merges the summary\n"
 		   "                       and prints the report to its log\n"
-		   "      --dry-run        with --slurm: print the script, submit nothing\n");
+		   "      --dry-run        with --slurm: print the script, submit nothing\n"
+		   "  -h, --help           show this help and exit\n"
+		   "  -V, --version        show the version and exit\n");
 }
 
-int index_cli_fail(const char *what, const char *arg)
+/* index_cli_fail, with cli_dash_path_hint's line (argc 0: none) before the pointer to --help. */
+static int fail_hinted(const char *what, const char *arg, int argc, char **argv)
 {
 	char *safe = text_sanitize_dup(arg ? arg : "", 0);
 	fprintf(stderr, "tscope-tui index: %s%s%s\n", what, arg ? ": " : "", safe);
 	free(safe);
+	cli_dash_path_hint("tscope-tui index", argc, argv);
 	fprintf(stderr, "Try 'tscope-tui index --help'.\n");
 	return 2;
+}
+
+int index_cli_fail(const char *what, const char *arg)
+{
+	return fail_hinted(what, arg, 0, NULL);
 }
 
 static bool parse_uint(const char *s, unsigned *out)
@@ -80,47 +95,200 @@ static bool parse_shard(const char *s, unsigned *k, unsigned *n)
 	return ok;
 }
 
+/* ---- command line ------------------------------------------------------------------------ */
+
+enum index_opt {
+	IX_JOBS = 256, IX_FORCE, IX_SHARD, IX_SHARDS, IX_SLURM, IX_DRY_RUN, IX_MERGE_STEP, IX_STATUS, IX_VERIFY,
+};
+
+static const struct option index_options[] = {
+	{ "jobs", required_argument, NULL, IX_JOBS },
+	{ "force", no_argument, NULL, IX_FORCE },
+	{ "shard", required_argument, NULL, IX_SHARD },
+	{ "shards", required_argument, NULL, IX_SHARDS },
+	{ "slurm", no_argument, NULL, IX_SLURM },
+	{ "dry-run", no_argument, NULL, IX_DRY_RUN },
+	{ "merge-step", no_argument, NULL, IX_MERGE_STEP },
+	{ "status", no_argument, NULL, IX_STATUS },
+	{ "verify", no_argument, NULL, IX_VERIFY },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* '-': the arguments that are no option come in order (getopt_long returns 1), so that
+ * sbatch's keep theirs and the one being read is always argv[optind] at the call; ':': a
+ * missing value is told from an unknown option. */
+static const char index_optstring[] = "-:hV";
+
+/* What parse() gathers besides struct index_cli. c->sbatch holds, in order, every
+ * argument index does not know: the options (sbatch's with --slurm) and the words, the
+ * last of which is RUN_DIR. */
+struct index_args {
+	char *run_dir;          /* the last word so far */
+	size_t run_at, nwords;  /* its place in c->sbatch; the words */
+	const char *unknown;    /* the first option index does not know (its argument) */
+	int unknown_letter;     /* its letter, when it is a short option */
+};
+
+static void push_other(struct index_cli *c, const char *arg)
+{
+	c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
+	c->sbatch[c->nsbatch++] = arg;
+}
+
+static void add_word(struct index_cli *c, struct index_args *a, char *word)
+{
+	a->run_dir = word;
+	a->run_at = c->nsbatch;
+	a->nwords++;
+	push_other(c, word);
+}
+
+/* The option index does not know at argv[at], kept whole (sbatch's -pgpu is one
+ * argument: the rest of a short option's cluster is passed over). */
+static void add_unknown(struct index_cli *c, struct index_args *a, int at, int argc, char **argv)
+{
+	int letter = optopt;
+	while (optind == at && getopt_long(argc, argv, index_optstring, index_options, NULL) != -1)
+		continue;
+	if (!a->unknown) {
+		a->unknown = argv[at];
+		a->unknown_letter = letter;
+	}
+	push_other(c, argv[at]);
+}
+
+static const struct option *index_option(int id)
+{
+	for (const struct option *o = index_options; o->name; o++)
+		if (o->val == id)
+			return o;
+	return NULL;
+}
+
+/* getopt_long's error about argv[at] (c ':' or '?'), when it is index's whatever --slurm
+ * says: a value missing, or given to an option that takes none (optopt: the option's id),
+ * or an abbreviation of more than one of its options. Returns 2 after saying which, else
+ * 0: an option index does not know. */
+static int bad_option(int c, int at, char **argv)
+{
+	const struct option *o = optopt ? index_option(optopt) : NULL;
+	char *list = optopt ? NULL : cli_ambiguous(index_options, argv[at]);
+	char *what = NULL, *arg = NULL;
+	if (c == ':') {
+		what = xstrdup("missing value for option");
+		arg = xasprintf("--%s", o->name);
+	} else if (o) {
+		what = xasprintf("--%s takes no value", o->name);
+		arg = xstrdup(argv[at]);
+	} else if (list) {
+		what = xstrdup("ambiguous option");
+		arg = xasprintf("%.*s (%s)", (int)strcspn(argv[at], "="), argv[at], list);
+	}
+	int rc = what ? index_cli_fail(what, arg) : 0;
+	free(what);
+	free(arg);
+	free(list);
+	return rc;
+}
+
+static int apply(struct index_cli *c, int id, const char *arg)
+{
+	unsigned j;
+	switch (id) {
+	case IX_JOBS:
+		if (!parse_uint(arg, &j) || j < 1)
+			return index_cli_fail("--jobs expects an integer >= 1", arg);
+		c->jobs = j > 64 ? 64 : (int)j;
+		return 0;
+	case IX_SHARD:
+		if (!parse_shard(arg, &c->shard_k, &c->shard_n))
+			return index_cli_fail("--shard expects K/N with 0 <= K < N <= 1000", arg);
+		return 0;
+	case IX_SHARDS:
+		if (!parse_uint(arg, &c->shards) || c->shards < 1 || c->shards > INDEX_MAX_SHARDS)
+			return index_cli_fail("--shards expects 1..1000", arg);
+		return 0;
+	case IX_SLURM: c->slurm = true; return 0;
+	case IX_DRY_RUN: c->dry_run = true; return 0;
+	case IX_MERGE_STEP: c->merge_step = true; return 0;
+	case IX_STATUS: c->status = true; return 0;
+	case IX_FORCE: c->force = true; return 0;
+	case IX_VERIFY: c->verify = true; return 0;
+	case 'h': c->help = true; return 0;
+	case 'V': c->version = true; return 0;
+	}
+	return 2;
+}
+
+/* The options, anywhere on the line, as the main command's (getopt_long: --opt=VALUE,
+ * abbreviations, "--" before words that begin with '-'); --help and --version end it, as
+ * in GNU tools. */
+static int read_args(struct index_cli *c, struct index_args *a, int argc, char **argv)
+{
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		int at = optind, id = getopt_long(argc, argv, index_optstring, index_options, NULL);
+		if (id == -1)
+			break;
+		if (id == 1) {
+			add_word(c, a, optarg);
+		} else if (id == '?' || id == ':') {
+			if (bad_option(id, at, argv))
+				return 2;
+			add_unknown(c, a, at, argc, argv);
+		} else if (apply(c, id, optarg)) {
+			return 2;
+		}
+		if (c->help || c->version)
+			return 0;
+	}
+	for (; optind < argc; optind++)
+		add_word(c, a, argv[optind]);
+	return 0;
+}
+
+/* The words' usage errors; RUN_DIR (the last word) taken out of c->sbatch. */
+static int take_run_dir(struct index_cli *c, struct index_args *a, int argc, char **argv)
+{
+	if (a->unknown && !c->slurm) {
+		char letter[3] = { '-', (char)a->unknown_letter, '\0' };
+		char *name = xstrndup(a->unknown, strcspn(a->unknown, "="));
+		int rc = fail_hinted("unknown option", a->unknown_letter ? letter : name, argc, argv);
+		free(name);
+		return rc;
+	}
+	if (!a->nwords)
+		return index_cli_fail("missing RUN_DIR", NULL);
+	if (a->nwords > 1 && !c->slurm) { /* c->sbatch: the words alone */
+		char *all = xstrdup(c->sbatch[0]);
+		for (size_t i = 1; i < c->nsbatch; i++) {
+			char *more = xasprintf("%s, %s", all, c->sbatch[i]);
+			free(all);
+			all = more;
+		}
+		int rc = index_cli_fail("more than one RUN_DIR", all);
+		free(all);
+		return rc;
+	}
+	memmove(&c->sbatch[a->run_at], &c->sbatch[a->run_at + 1], (c->nsbatch - a->run_at - 1) * sizeof(*c->sbatch));
+	c->nsbatch--;
+	cli_trim_path(a->run_dir);
+	c->run_dir = a->run_dir;
+	return 0;
+}
+
 static int parse(struct index_cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof(*c));
-	if (argc < 2)
-		return index_cli_fail("missing RUN_DIR", NULL);
-	for (int i = 1; i < argc - 1; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--jobs") == 0 && i + 1 < argc - 1) {
-			unsigned j;
-			if (!parse_uint(argv[++i], &j) || j < 1)
-				return index_cli_fail("--jobs expects an integer >= 1", argv[i]);
-			c->jobs = j > 64 ? 64 : (int)j;
-		} else if (strcmp(a, "--shard") == 0 && i + 1 < argc - 1) {
-			if (!parse_shard(argv[++i], &c->shard_k, &c->shard_n))
-				return index_cli_fail("--shard expects K/N with 0 <= K < N <= 1000", argv[i]);
-		} else if (strcmp(a, "--shards") == 0 && i + 1 < argc - 1) {
-			if (!parse_uint(argv[++i], &c->shards) || c->shards < 1 || c->shards > INDEX_MAX_SHARDS)
-				return index_cli_fail("--shards expects 1..1000", argv[i]);
-		} else if (strcmp(a, "--slurm") == 0) {
-			c->slurm = true;
-		} else if (strcmp(a, "--dry-run") == 0) {
-			c->dry_run = true;
-		} else if (strcmp(a, "--merge-step") == 0) {
-			c->merge_step = true;
-		} else if (strcmp(a, "--status") == 0) {
-			c->status = true;
-		} else if (strcmp(a, "--force") == 0) {
-			c->force = true;
-		} else if (strcmp(a, "--verify") == 0) {
-			c->verify = true;
-		} else if (c->slurm) {
-			c->sbatch = xrealloc(c->sbatch, (c->nsbatch + 1) * sizeof(*c->sbatch));
-			c->sbatch[c->nsbatch++] = a;
-		} else {
-			return index_cli_fail(a[0] == '-' ? "unknown option" : "more than one RUN_DIR", a);
-		}
-	}
-	cli_trim_path(argv[argc - 1]);
-	c->run_dir = argv[argc - 1];
-	if (c->run_dir[0] == '-')
-		return index_cli_fail("missing RUN_DIR", NULL);
+	struct index_args a = { 0 };
+	int rc = read_args(c, &a, argc, argv);
+	if (rc || c->help || c->version)
+		return rc;
+	if ((rc = take_run_dir(c, &a, argc, argv)))
+		return rc;
 	if ((c->dry_run || c->merge_step) && !c->slurm)
 		return index_cli_fail("--dry-run and --merge-step go with --slurm", NULL);
 	if (c->shards && !c->slurm)
@@ -130,12 +298,28 @@ static int parse(struct index_cli *c, int argc, char **argv)
 	if (c->verify && !c->status)
 		return index_cli_fail("--verify goes with --status", NULL);
 	struct stat st;
-	if (stat(c->run_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return index_cli_fail("not a directory", c->run_dir);
-	return 0;
+	if (stat(c->run_dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	if (c->slurm && a.nwords > 1)
+		return index_cli_fail("not a directory (with --slurm, RUN_DIR is the last argument that is not "
+				      "an option: the others go to sbatch)", c->run_dir);
+	return index_cli_fail("not a directory", c->run_dir);
 }
 
 /* ---- state ------------------------------------------------------------------------------ */
+
+/* The build's progress line (on a terminal: bytes read, rate, ETA; then the summary's
+ * phase) and its signals: SIGINT, SIGTERM (Slurm's, at a time limit or scancel) and SIGHUP
+ * remove the temporary file being written and clear the line, then end the process as
+ * the signal does (exit status 128 + N); the index as it was before stays in place. */
+static struct meter build_meter;
+
+static void on_build_progress(void *ud, long long done_delta, long long total_delta)
+{
+	(void)ud;
+	if (meter_add(&build_meter, done_delta, total_delta))
+		meter_draw(&build_meter, "index: read", "");
+}
 
 /* What `index --status` finds: the parts, those not usable, and what an open would read
  * besides them (ranks whose steps.jsonl grew, deltas, traces changed or new since). */
@@ -159,11 +343,68 @@ static void say(FILE *out, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Of the traces no trace part holds (unindexed[0, n), sorted), those an open leaves out:
+ * refused (another job's or misplaced, a rank another file claims, no traceEvents) or
+ * unreadable. A build keeps what an open keeps: `tscope-tui index` cannot add them. The
+ * run is opened as any open opens it (they are parsed at each). */
+struct left_out {
+	size_t refused, unreadable;
+	char *first;                  /* the first one, "PATH: why" (sanitized), NULL: none */
+};
+
+static void traces_left_out(const struct index_cli *c, char **unindexed, size_t n, struct left_out *lo)
+{
+	struct opts o = { .jobs = c->jobs };
+	const char *paths[] = { c->run_dir };
+	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
+	meter_start(&build_meter);
+	struct run *run = run_open(paths, 1, &o, &hooks);
+	meter_clear(&build_meter);
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *s = &run->src[i];
+		const char *path = s->path;
+		if (!s->format || strcmp(s->format, "kineto") != 0 || (!s->refused && !s->err) ||
+		    !bsearch(&path, unindexed, n, sizeof(*unindexed), text_cmp_ptr))
+			continue;
+		if (!lo->first) {
+			char *line = xasprintf("%s: %s", s->path, s->refused ? s->refused : infile_strerror(s->err));
+			lo->first = text_sanitize_dup(line, 0);
+			free(line);
+		}
+		lo->refused += s->refused != NULL;
+		lo->unreadable += !s->refused;
+	}
+	run_free(run);
+}
+
+/* The traces no part holds (trace_index_status): those an open leaves out, named, and the
+ * others, which `tscope-tui index` adds (h->since). */
+static void unindexed_health(const struct index_cli *c, FILE *out, struct health *h, char **unindexed, size_t n)
+{
+	struct left_out lo = { 0 };
+	if (n)
+		traces_left_out(c, unindexed, n, &lo);
+	size_t left = lo.refused + lo.unreadable;
+	const char *what = !lo.unreadable ? "refused" : !lo.refused ? "unreadable" : "refused or unreadable";
+	if (left)
+		say(out, "traces: %zu %s at each open, so not in the index, which holds the traces an open keeps "
+		    "(`tscope-tui index` cannot add %s): %s", left, what, left == 1 ? "it" : "them", lo.first);
+	if (left > 1)
+		say(out, " (and %zu more: `--export sources` names %s)", left - 1, left == 2 ? "it" : "them");
+	if (left)
+		say(out, "\n");
+	if (n > left)
+		say(out, "traces: %zu not in the index (parsed at each open; `tscope-tui index` adds them)\n", n - left);
+	h->since += n - left;
+	free(lo.first);
+}
+
 /* The trace parts' lines of `index --status`. */
-static void trace_health(const char *run_dir, FILE *out, struct health *h)
+static void trace_health(const struct index_cli *c, FILE *out, struct health *h)
 {
 	struct trace_part_status *v = NULL;
-	size_t unindexed, n = trace_index_status(run_dir, &v, &unindexed);
+	char **unindexed = NULL;
+	size_t nun, n = trace_index_status(c->run_dir, &v, &nun, &unindexed);
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
@@ -185,11 +426,11 @@ static void trace_health(const char *run_dir, FILE *out, struct health *h)
 		free(why);
 	}
 	trace_index_status_free(v, n);
-	if (unindexed)
-		say(out, "traces: %zu not in the index (parsed at each open; `tscope-tui index` adds them)\n",
-		    unindexed);
+	unindexed_health(c, out, h, unindexed, nun);
+	for (size_t i = 0; i < nun; i++)
+		free(unindexed[i]);
+	free(unindexed);
 	h->trace_parts += n;
-	h->since += unindexed;
 }
 
 size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n)
@@ -250,19 +491,6 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 
 /* ---- building ------------------------------------------------------------------------ */
 
-/* The build's progress line (on a terminal: bytes read, rate, ETA; then the summary's
- * phase) and its signals: SIGINT, SIGTERM (Slurm's, at a time limit or scancel) and SIGHUP
- * remove the temporary file being written and clear the line, then end the process as
- * the signal does (exit status 128 + N); the index as it was before stays in place. */
-static struct meter build_meter;
-
-static void on_build_progress(void *ud, long long done_delta, long long total_delta)
-{
-	(void)ud;
-	if (meter_add(&build_meter, done_delta, total_delta))
-		meter_draw(&build_meter, "index: read", "");
-}
-
 /* The load is over: the listings go before the analyses and the summary take memory
  * (a rank directory's listing and run.json each: ~1.2 KB a rank); the progress line says
  * what comes next for a whole index (the analyses and its summary; a shard's part is
@@ -290,7 +518,7 @@ static bool is_current(const struct index_cli *c, struct health *h, bool *summar
 	steps_health(c->run_dir, NULL, h);
 	if (h->bad || h->since || (h->rank_dirs && !h->parts)) /* stale: the traces need no listing */
 		return false;
-	trace_health(c->run_dir, NULL, h);
+	trace_health(c, NULL, h);
 	if (h->parts + h->trace_parts == 0 || h->bad || h->since)
 		return false;
 	if (!h->parts || steps_summary_current(c->run_dir))
@@ -304,7 +532,7 @@ static bool is_current(const struct index_cli *c, struct health *h, bool *summar
 	run_free(run);
 	struct health after = { 0 };
 	steps_health(c->run_dir, NULL, &after);
-	trace_health(c->run_dir, NULL, &after);
+	trace_health(c, NULL, &after);
 	*summarised = true;
 	return !wrote && !after.bad && !after.since && after.parts == h->parts && steps_summary_current(c->run_dir);
 }
@@ -494,7 +722,7 @@ static int status(const struct index_cli *c)
 	steps_health(c->run_dir, stdout, &h);
 	if (h.parts)
 		summary_health(c->run_dir, &h);
-	trace_health(c->run_dir, stdout, &h);
+	trace_health(c, stdout, &h);
 	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");
 	int rc = h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;
@@ -504,19 +732,19 @@ static int status(const struct index_cli *c)
 		printf("verify: the trace parts hold everything in their checksummed heads: read back above\n");
 	else if (c->verify)
 		printf("verify: not run (%s)\n",
-		       h.bad ? "a part is not usable: the next open rebuilds it" : "no index");
+		       h.bad ? "a part is not usable: see above for what rebuilds it" : "no index");
 	return rc;
 }
 
 int index_main(int argc, char **argv)
 {
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		usage(stdout);
-		return 0;
-	}
 	struct index_cli c;
 	int rc = parse(&c, argc, argv);
-	if (!rc)
+	if (!rc && c.help)
+		usage(stdout);
+	else if (!rc && c.version)
+		printf("tscope-tui %s\n", TSCOPE_VERSION);
+	else if (!rc)
 		rc = c.status ? status(&c) : c.slurm ? index_slurm(&c) : build(&c);
 	free(c.sbatch);
 	return rc;

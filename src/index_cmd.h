@@ -17,7 +17,8 @@ struct index_cli {
 	unsigned shard_k, shard_n;  /* --shard K/N */
 	unsigned shards;            /* --shards N (with --slurm) */
 	bool slurm, dry_run, status, merge_step, force, verify;
-	const char **sbatch;        /* the other arguments after --slurm */
+	bool help, version;         /* -h/--help, -V/--version: the rest of the line unread */
+	const char **sbatch;        /* with --slurm, sbatch's: the other arguments, in order */
 	size_t nsbatch;
 };
 

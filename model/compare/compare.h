@@ -264,9 +264,12 @@ extern const struct grid_provider compare_grid;
  * what the finding is about ("no rank 3", "no host gpu-1"; a rule of the lowest rank's
  * records: "its rules read rank 0"), not the steps it is about (of its evidence steps,
  * fewer than all or than CMP_MIN_STEPS: "no step 300", "rank 2 has only 2 of steps
- * 18-39"), or an item of its not-judged list stands for the finding's id (findings.h
- * findings_not_judged_list: "no memory recorded"); a subset's ranks left out are no
- * reason for the ranks it loaded. */
+ * 18-39"), an item of its not-judged list stands for the finding's id (findings.h
+ * findings_not_judged_list: "no memory recorded"), or, for a rule across the ranks of
+ * step records, it does not align across ranks enough of the steps the finding's slowness
+ * lies on ("B compares no rank on steps 0-29", "B compares the ranks on only 10 of steps
+ * 10-29"; findings.c ALIGNED STEPS); a subset's ranks left out are no reason for the
+ * ranks it loaded. */
 enum cmp_status { CMP_NEW, CMP_RESOLVED, CMP_PERSIST, CMP_UNJUDGED_A, CMP_UNJUDGED_B, CMP_NSTATUS };
 struct cmp_finding {
 	enum cmp_status status;

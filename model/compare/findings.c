@@ -32,7 +32,28 @@
  * side records than all of them or CMP_MIN_STEPS, what the straggler tests judge a rank
  * on ("no step 300", "rank 2 has only 2 of steps 18-39"; a rule that picks a rank of
  * several excepted: its steps are that rank's span). A range the other side has enough of
- * is judged there, e.g. a rank slow throughout A against B's first half. */
+ * is judged there, e.g. a rank slow throughout A against B's first half.
+ *
+ * ALIGNED STEPS. A rule across the ranks of step records (the stragglers, stalls, slow
+ * nodes, imbalance, the comm share; not one that picks a rank) judges the steps every rank
+ * has: its finding is judged on the other side only where that side aligns the steps
+ * across ranks (its distributed analysis; for the native straggler rules, the steps they
+ * judge). The finding's steps are its own side's aligned steps in its evidence range (all
+ * of them for a rule without one), and its slowness lies on some of them: for a rank
+ * called slow (pytscope's straggler, slow throughout, turned slow) where its compute is
+ * STRAG_MIN_SHIFT above the step median (not where it is the critical rank: a rank that
+ * is fine is that on 1 step in N by chance); for a stall and the rules of no rank, on
+ * every one. The other side judged it when it aligns enough of the slow steps (all of
+ * them or CMP_MIN_STEPS, as for a rank's steps above) and the steps it aligns are not
+ * mostly where the rank was fine: among them the slow steps are at least half as frequent
+ * as over the finding's steps. So a rank slow on steps 0-29 whose evidence spans 0-59
+ * ("slow throughout": its median) is not judged by a side that aligns steps 30-59 only,
+ * where it was fine on its own side too ("B compares the ranks on 30 of steps 0-59,
+ * holding 0 of the 30 where rank 3 is slow in A"), while a rank slow on every step is
+ * judged by a side that aligns 16 of them; a side that aligns none says so ("B compares no
+ * rank on steps 0-29"), one that aligns too few of the steps of a stall or of a rule of no
+ * rank too ("B compares the ranks on only 10 of steps 10-29"). Checked after the other
+ * side's not-judged list, whose reasons say more. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +315,119 @@ static bool lacks_steps(const struct finding *f, const struct side *own, const s
 	return true;
 }
 
+/* The native DIST rules that list NATIVE_MAX_FINDINGS ranks at most and count the others
+ * (model/steps/rules.c). */
+static const char *const capped_rules[] = { "DIST.FAIL_SLOW", "DIST.SLOW_RANK", "DIST.TRANSIENT_STALL" };
+
+static bool is_capped(const char *id)
+{
+	for (size_t k = 0; k < ARRAY_LEN(capped_rules); k++)
+		if (strcmp(id, capped_rules[k]) == 0)
+			return true;
+	return false;
+}
+
+/* What a finding of a rule across ranks is about on its own side (ALIGNED STEPS above):
+ * of the own run's aligned steps in its range (n), those its slowness lies on (slow), and
+ * of each, those the other run aligns across ranks and judges (shared, slow_shared). */
+struct aligned_count {
+	size_t n, slow, shared, slow_shared;
+	long lo, hi;              /* the range's first and last aligned step */
+	bool every;               /* every step of the range counts as slow */
+};
+
+/* Step is among d's first m aligned steps (ascending). */
+static bool aligned_has(const struct distributed *d, size_t m, long step)
+{
+	size_t lo = 0, hi = m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->step[mid].step < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m && d->step[lo].step == step;
+}
+
+/* Rank index ri is slow at aligned step k: STRAG_MIN_SHIFT above the step median (g: the
+ * run's HEAT_REL_SLOWDOWN grid). */
+static bool slow_at(const struct heat_grid *g, size_t ri, size_t k)
+{
+	double mean, worst;
+	return heat_range(g, ri, k, k + 1, &mean, &worst) && mean >= STRAG_MIN_SHIFT;
+}
+
+/* The rules whose findings say a rank is slow: their slowness lies where it is slow. */
+static bool says_rank_slow(const char *id)
+{
+	return strcmp(id, "DIST.STRAGGLER") == 0 || strcmp(id, "DIST.FAIL_SLOW") == 0 ||
+	       strcmp(id, "DIST.SLOW_RANK") == 0;
+}
+
+/* Counts finding f of run own (distributed analysis d) against the aligned steps of other
+ * (od, NULL: none) into c; false when its range holds no aligned step of own. A rank
+ * slow nowhere in it (a grid missing): every step counts. */
+static bool count_aligned(const struct finding *f, struct run *own, const struct distributed *d,
+			  const struct distributed *od, struct aligned_count *c)
+{
+	bool ranged = f->ev.step_lo >= 0;
+	long lo = f->ev.step_lo, hi = f->ev.step_hi > lo ? f->ev.step_hi : lo;
+	long ri = f->ev.rank >= 0 ? steps_rank_index(own->steps, f->ev.rank) : -1;
+	const struct heat_grid *g = ri >= 0 && says_rank_slow(f->id) ? analysis_heatmap(own, HEAT_REL_SLOWDOWN) : NULL;
+	size_t m = od ? is_capped(f->id) ? od->n_judged : od->n_steps : 0;
+	*c = (struct aligned_count){ .every = !g };
+	for (size_t k = 0; k < d->n_steps; k++) {
+		long step = d->step[k].step;
+		if (ranged && (step < lo || step > hi))
+			continue;
+		c->lo = c->n ? c->lo : step;
+		c->hi = step;
+		bool shared = aligned_has(od, m, step), slow = c->every || slow_at(g, (size_t)ri, k);
+		c->n++;
+		c->shared += shared;
+		c->slow += slow;
+		c->slow_shared += slow && shared;
+	}
+	if (c->slow == 0) { /* no step of its slowness found: every step of its range counts */
+		c->slow = c->n;
+		c->slow_shared = c->shared;
+		c->every = true;
+	}
+	return c->n > 0;
+}
+
+/* The other run (named other_name) does not compare the ranks on the steps finding f of a
+ * rule across ranks is about (ALIGNED STEPS above), the reason into why ("B compares no rank
+ * on steps 0-29", "B compares the ranks on only 10 of steps 0-59", "B compares the ranks on
+ * 30 of steps 0-59, holding 0 of the 30 where rank 3 is slow in A"). */
+static bool lacks_aligned(const struct finding *f, const struct side *own, const struct side *other,
+			  char other_name, char *why, size_t n)
+{
+	const struct distributed *d = analysis_distributed(own->run);
+	const struct distributed *od = analysis_distributed(other->run);
+	struct aligned_count c;
+	if (!d || !count_aligned(f, own->run, d, od, &c))
+		return false;
+	size_t enough = c.slow < CMP_MIN_STEPS ? c.slow : CMP_MIN_STEPS;
+	if (c.slow_shared >= enough && 2 * c.slow_shared * c.n >= c.slow * c.shared)
+		return false;
+	char steps[64];
+	if (c.lo == c.hi)
+		snprintf(steps, sizeof(steps), "step %ld", c.lo);
+	else
+		snprintf(steps, sizeof(steps), "steps %ld-%ld", c.lo, c.hi);
+	char own_name = other_name == 'B' ? 'A' : 'B';
+	if (c.shared == 0)
+		snprintf(why, n, "%c compares no rank on %s", other_name, steps);
+	else if (c.every)
+		snprintf(why, n, "%c compares the ranks on only %zu of %s", other_name, c.shared, steps);
+	else
+		snprintf(why, n, "%c compares the ranks on %zu of %s, holding %zu of the %zu where rank %d is slow in %c",
+			 other_name, c.shared, steps, c.slow_shared, c.slow, f->ev.rank, own_name);
+	return true;
+}
+
 /* The reason inside the item "what (why)", else the item, into why (sanitized). */
 static void item_reason(const char *item, char *why, size_t n)
 {
@@ -308,11 +442,14 @@ static void item_reason(const char *item, char *why, size_t n)
 	text_sanitize(raw, strlen(raw), why, n, 0);
 }
 
-/* Why the other side could not judge finding i of own, into why; false when it could: the
- * other run has no records of the rule's family, a single rank for a rule across ranks,
- * lacks what the finding is about (lacks_subject) or the steps it is about (lacks_steps),
- * or an item of its not-judged list stands for the finding's id. */
-static bool not_judged_by(const struct side *own, size_t i, struct side *other, char *why, size_t n)
+/* Why the other side (named other_name) could not judge finding i of own, into why; false
+ * when it could: the other run has no records of the rule's family, a single rank for a
+ * rule across ranks, lacks what the finding is about (lacks_subject) or the steps it is
+ * about (lacks_steps), an item of its not-judged list stands for the finding's id, or, for
+ * a rule across the ranks of step records (not one that picks a rank), it does not compare
+ * the ranks on the finding's steps (lacks_aligned). */
+static bool not_judged_by(const struct side *own, size_t i, struct side *other, char other_name, char *why,
+			  size_t n)
 {
 	const struct finding *f = &own->l->v[i];
 	const struct subsystem *sub = NULL;
@@ -333,14 +470,13 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 		other->nj_done = true;
 	}
 	const struct not_judged_item *item = findings_not_judged_of(&other->nj, f);
-	if (item)
+	if (item) {
 		item_reason(item->text, why, n);
-	return item != NULL;
+		return true;
+	}
+	bool aligned = rule && rule->across_ranks && sub == &sub_steps && rule->subject != SUBJECT_PICKED;
+	return aligned && !f->ev.grid && lacks_aligned(f, own, other, other_name, why, n);
 }
-
-/* The native DIST rules that list NATIVE_MAX_FINDINGS ranks at most and count the others
- * (model/steps/rules.c). */
-static const char *const capped_rules[] = { "DIST.FAIL_SLOW", "DIST.SLOW_RANK", "DIST.TRANSIENT_STALL" };
 
 /* Capped rule id flags rank id rank in run's distributed analysis, listed or not:
  * analysis_slow_listed (DIST.FAIL_SLOW, DIST.SLOW_RANK, as rules.c picks them); a rank
@@ -402,7 +538,7 @@ static size_t unmatched(const struct side *own, const bool *match, struct side *
 		*o = (struct cmp_finding){ side_b ? CMP_NEW : CMP_RESOLVED, side_b ? NULL : f, side_b ? f : NULL, "" };
 		if (beyond_cap(f, other, !side_b, o->why, sizeof(o->why)))
 			o->status = CMP_PERSIST;
-		else if (not_judged_by(own, i, other, o->why, sizeof(o->why)))
+		else if (not_judged_by(own, i, other, side_b ? 'A' : 'B', o->why, sizeof(o->why)))
 			o->status = side_b ? CMP_UNJUDGED_A : CMP_UNJUDGED_B;
 	}
 	return n;

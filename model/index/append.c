@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* append.c: writing what a run read beyond its index back into it: index_append()
  * rewrites the index whole from the run (every rank's body encoded again), atomically,
- * with each rank's latest source and the diagnostics of its files (after an open that
- * parsed the tails of grown sources); the index log (index.h DELTAS) appends a
+ * with each rank's sources as a plain load has them (its run.json's, its steps.jsonl's
+ * latest) and the diagnostics of its files (after an open that parsed the tails of
+ * grown sources); the index log (index.h DELTAS) appends a
  * follower's new records as delta segments (delta.h) to each part of the index, whole
  * or sharded, and compacts a part by rewriting that part alone from the run.
  *
@@ -98,23 +99,30 @@ void index_sources_of(struct run *run, const struct steps_rank_file *files, cons
 	pthread_mutex_unlock(&run->lock);
 }
 
-/* The one pytscope source of each file that has one; false when a file has several
- * (its rank was reloaded: what the run holds is not one read of the file). */
+/* The sources of each file as a plain load has them: its run.json's (the latest; none
+ * when absent) and its steps.jsonl's; false when a steps.jsonl has several (its rank was
+ * reloaded: what the run holds is not one read of the file). */
 static bool pick_sources(struct run *run, const struct steps_rank_file *files, size_t n, size_t **out,
 			 size_t *nout)
 {
-	long *latest = xmalloc((n ? n : 1) * sizeof(*latest));
-	size_t *count = xmalloc((n ? n : 1) * sizeof(*count));
-	index_sources_of(run, files, NULL, n, latest, count);
-	size_t *v = xmalloc((n ? n : 1) * sizeof(*v)), k = 0;
+	size_t *v = xmalloc((2 * n + 1) * sizeof(*v)), k = 0;
 	bool ok = true;
-	for (size_t i = 0; i < n; i++) {
-		ok = ok && count[i] <= 1;
-		if (count[i] == 1)
-			v[k++] = (size_t)latest[i];
+	pthread_mutex_lock(&run->lock);
+	struct src_table t;
+	src_table_build(&t, run);
+	for (size_t i = 0; i < n && ok; i++) {
+		char *meta = xasprintf("%s/run.json", files[i].dir);
+		const struct src_slot *m = src_find(&t, meta, run_path_hash(meta));
+		const struct src_slot *s = src_find(&t, files[i].steps, run_path_hash(files[i].steps));
+		free(meta);
+		ok = s->count <= 1;
+		if (m->latest1)
+			v[k++] = m->latest1 - 1;
+		if (s->latest1)
+			v[k++] = s->latest1 - 1;
 	}
-	free(latest);
-	free(count);
+	free(t.slot);
+	pthread_mutex_unlock(&run->lock);
 	*out = v;
 	*nout = k;
 	return ok;

@@ -304,7 +304,7 @@ void index_metrics_skip(struct ibuf *b)
 		metric_entry(b, &kind, &len, &first);
 }
 
-int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n)
+int *index_metrics_get(struct ibuf *b, struct steps_model *m, const struct index_metric_ids *ids, size_t *n)
 {
 	size_t nm = ib_count(b, 3), len;
 	int *map = xcalloc(nm ? nm : 1, sizeof(*map));
@@ -315,20 +315,26 @@ int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n)
 		if (!view || kind > METRIC_MEMORY || b->bad)
 			b->bad = true;
 		char *name = b->bad ? NULL : xstrndup(view, len);
-		map[k] = name ? steps_metric_intern_at(m, (enum metric_kind)kind, name, first) : -1;
+		if (!name)
+			map[k] = -1;
+		else if (ids)
+			map[k] = ids->id(ids->ud, (enum metric_kind)kind, name, first);
+		else
+			map[k] = steps_metric_intern_at(m, (enum metric_kind)kind, name, first);
 		free(name);
 	}
 	*n = nm;
 	return map;
 }
 
-void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir)
+void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir,
+			const struct index_metric_ids *ids)
 {
 	for (size_t i = 0; ds && i < ds->nf; i++) {
 		struct delta_file *f = &ds->f[i];
 		struct ibuf b = { f->head, f->head_len, f->metric_off, false };
 		size_t nm;
-		int *map = index_metrics_get(&b, m, &nm);
+		int *map = index_metrics_get(&b, m, ids, &nm);
 		f->part = steps_add_part(m, f->path, base_dir, f->id.size, f->id.mtime_ns, f->id.ino, map, nm);
 		free(map);
 	}
@@ -373,6 +379,11 @@ void delta_set_restore(const struct delta_set *ds, struct run *run, const char *
 size_t delta_set_count(const struct delta_set *ds)
 {
 	return ds ? ds->nf : 0;
+}
+
+const struct steps_part *delta_set_part(const struct delta_set *ds, size_t i)
+{
+	return ds->f[i].part;
 }
 
 size_t delta_set_unused(const struct delta_set *ds)

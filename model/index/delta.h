@@ -28,6 +28,7 @@
 
 #include "model/index/extent.h"
 #include "model/index/index.h"
+#include "model/steps/steps.h"
 
 #define DELTA_TAG 0x41544c44u /* "DLTA" */
 
@@ -40,11 +41,15 @@ struct steps_model;
  * order, the columns of the bodies) u8 kind, string name and u64 where the run first
  * has it (steps_metric_first, METRIC_FIRST_NONE when not known), so that an open
  * lists the metrics in the run's order (steps_metric_nth) whatever order the writer's
- * threads met them in. _get interns each entry into m: the model id of each entry
- * (malloc'd, *n entries; -1 for an entry that is no metric, which also marks b bad);
- * _skip passes over one. */
+ * threads met them in. _get gives the id of each entry (malloc'd, *n entries; -1 for
+ * an entry that is no metric, which also marks b bad): ids->id's, or with ids NULL
+ * the entry interned into m; _skip passes over one. */
+struct index_metric_ids {
+	int (*id)(void *ud, enum metric_kind kind, const char *name, uint64_t first);
+	void *ud;
+};
 void index_metrics_put(struct obuf *o, const struct steps_model *m);
-int *index_metrics_get(struct ibuf *b, struct steps_model *m, size_t *n);
+int *index_metrics_get(struct ibuf *b, struct steps_model *m, const struct index_metric_ids *ids, size_t *n);
 void index_metrics_skip(struct ibuf *b);
 
 /* Delta file seq of part k of n in dir (malloc'd). */
@@ -70,8 +75,10 @@ struct delta_set *delta_set_read(struct run *run, const char *dir, unsigned k, u
 				 const char *base_dir, const struct index_file_id *base, unsigned files);
 /* The extent the deltas recorded last for rank id (NULL: none). */
 const struct index_extent *delta_set_extent(const struct delta_set *ds, long rank);
-/* Register the deltas' files with m (after the base part: index_part_files() order). */
-void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir);
+/* Register the deltas' files with m (after the base part: index_part_files() order),
+ * their metric tables mapped as index_metrics_get(ids) maps them. */
+void delta_set_register(struct delta_set *ds, struct steps_model *m, const char *base_dir,
+			const struct index_metric_ids *ids);
 /* Add rank x's segments (x: a lazy shell decoded from the base); false when a segment
  * does not continue it. */
 bool delta_set_defer(const struct delta_set *ds, struct rank_steps *x);
@@ -86,11 +93,26 @@ struct index_subset {
 /* Whether the load takes what the index holds for rank id `rank` (< 0: the run's own,
  * always; s NULL: the whole run, always). */
 bool index_keeps(const struct index_subset *s, long rank);
+/* A subset open interns of a part's metric tables (its own and its deltas') only the
+ * metrics that the ranks it keeps from the part have, as a plain load of those ranks
+ * does (subset.c): index_subset_plan_new() sets the ids the tables are read with (places
+ * in the plan, not model ids); once the part's ranks are decoded and deferred,
+ * index_subset_settle() finds which metrics the kept ones of r[0..nr) (in id order) have,
+ * interns those into m and maps the registered tables of part and of ds's deltas to
+ * their model ids (-1: a metric no kept rank has, whose column no kept rank's body holds). */
+struct index_subset_plan;
+struct index_subset_plan *index_subset_plan_new(struct index_metric_ids *ids);
+void index_subset_settle(struct index_subset_plan *p, struct steps_model *m, const struct index_subset *s,
+			 struct rank_steps *const *r, size_t nr, const struct steps_part *part,
+			 const struct delta_set *ds);
+void index_subset_plan_free(struct index_subset_plan *p);
 /* The deltas' source updates and diagnostics into run (after the base's; those
  * index_keeps(s)). */
 void delta_set_restore(const struct delta_set *ds, struct run *run, const char *base_dir,
 		       const struct index_subset *s);
 size_t delta_set_count(const struct delta_set *ds);
+/* The file of delta i < delta_set_count() as registered (delta_set_register). */
+const struct steps_part *delta_set_part(const struct delta_set *ds, size_t i);
 /* The part's delta files the set does not take (bad, out of sequence, after a gap). */
 size_t delta_set_unused(const struct delta_set *ds);
 void delta_set_free(struct delta_set *ds);

@@ -3,8 +3,9 @@
  * writing a part atomically (whole, or its bodies streamed beforehand; the file itself:
  * wfile.c), reading and checking parts' heads, staleness against the sources, and
  * restoring a valid part's rank shells (bodies are read on demand,
- * model/steps/store_index.c), sources and diagnostics into a run. The sources a part
- * is written from or checked against are noted for the index files' mode (wfile.c). */
+ * model/steps/store_index.c; a subset's metrics: subset.c), sources and diagnostics
+ * into a run. The sources a part is written from or checked against are noted for the
+ * index files' mode (wfile.c). Invalidating a damaged file: damage.c. */
 #include "model/index/index.h"
 
 #include <dirent.h>
@@ -342,6 +343,8 @@ static const char *header_check(const unsigned char *bytes, size_t avail, unsign
 	h->head_off = ib_w64(&b);
 	h->head_len = ib_w64(&b);
 	h->head_crc = ib_u32(&b);
+	if (ib_u32(&b) == INDEX_INVALID_MARK)
+		return "invalidated: an earlier open found it damaged";
 	if (version != INDEX_VERSION) { /* used before this thread's next call (index.h) */
 		static _Thread_local char why[96];
 		snprintf(why, sizeof(why), "written by another index format version (%u; this build reads %u)", version,
@@ -525,19 +528,21 @@ bool index_pread_all(int fd, void *buf, size_t n, long long off)
 	return true;
 }
 
-/* Decode a checked head's metric table and rank shells; each shell reads its body from
- * the part later (lazy). NULL on malformed bytes. */
+/* Decode a checked head's metric table (its ids: index_metrics_get's) and rank shells;
+ * each shell reads its body from the part (*part) later (lazy). NULL on malformed bytes. */
 static struct rank_steps **decode_ranks(struct ibuf *b, struct steps_model *m, const char *path,
-					const char *base, const struct part_map *pm, size_t *nout)
+					const char *base, const struct part_map *pm, const struct index_metric_ids *ids,
+					const struct steps_part **part_out, size_t *nout)
 {
 	size_t nm;
-	int *map = index_metrics_get(b, m, &nm);
+	int *map = index_metrics_get(b, m, ids, &nm);
 	size_t nr = ib_count(b, 16);
 	struct rank_steps **r = xcalloc(nr ? nr : 1, sizeof(*r));
 	const struct steps_part *part = b->bad ? NULL : steps_add_part(m, path, base, pm->id.size,
 								      pm->id.mtime_ns, pm->id.ino, map, nm);
+	*part_out = part;
 	if (part)
-		delta_set_register(pm->ds, m, base);
+		delta_set_register(pm->ds, m, base, ids);
 	size_t k = 0;
 	while (k < nr && !b->bad) {
 		struct rank_steps *x = steps_rank_decode_shell(m, b, k ? r[k - 1] : NULL, base);
@@ -656,16 +661,21 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 	struct part_map pm;
 	struct ibuf b;
 	char *why = part_open(&pm, &b, path, base, k, n, files, nfiles, grown, ctx->run, deltas);
+	struct index_metric_ids ids;
+	struct index_subset_plan *plan = s && !why ? index_subset_plan_new(&ids) : NULL; /* subset.c */
 	if (!why) {
 		struct steps_model *m = steps_model_get(ctx->run);
 		size_t nr = 0;
-		struct rank_steps **r = decode_ranks(&b, m, path, base, &pm, &nr);
+		const struct steps_part *part;
+		struct rank_steps **r = decode_ranks(&b, m, path, base, &pm, plan ? &ids : NULL, &part, &nr);
 		if (!r || !restore_rest(&b, ctx->run, base, s)) {
 			for (size_t i = 0; r && i < nr; i++)
 				steps_rank_free(r[i]);
 			free(r);
 			why = xstrdup("malformed payload");
 		} else {
+			if (plan)
+				index_subset_settle(plan, m, s, r, nr, part, pm.ds);
 			delta_set_restore(pm.ds, ctx->run, base, s);
 			for (size_t i = 0; i < nr; i++) {
 				if (index_keeps(s, steps_rank_own_id(r[i])))
@@ -687,6 +697,7 @@ static char *use_part(struct load_ctx *ctx, const char *path, const char *base, 
 		index_shard_slice(nfiles, k, n, &lo, &hi);
 		memset(grown + lo, 0, (hi - lo) * sizeof(*grown));
 	}
+	index_subset_plan_free(plan);
 	part_close(&pm);
 	return why;
 }
@@ -716,6 +727,32 @@ unsigned index_newest_count(const char *dir, const char *kind, bool *found)
 	return best;
 }
 
+/* Part k of n (at path) was not used (why): its ranks the load reads from the JSONL
+ * instead, those s lists under --ranks. A shard of no rank (more shards than ranks)
+ * lacks nothing. */
+static void unused_note(struct run *run, const char *path, unsigned k, unsigned n, const char *why,
+			const struct steps_rank_file *files, size_t nfiles, const struct index_subset *s)
+{
+	size_t lo, hi, listed = 0;
+	index_shard_slice(nfiles, k, n, &lo, &hi);
+	for (size_t i = lo; i < hi; i++)
+		listed += !s || ranklist_has(s->only, files[i].rank);
+	if (hi == lo)
+		return;
+	if (!s)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+			 "index shard %u/%u not used: %s; its %zu rank%s read from the JSONL", k, n, why, hi - lo,
+			 hi - lo == 1 ? " is" : "s are");
+	else if (listed)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+			 "index shard %u/%u not used: %s; %zu of its %zu ranks %s listed (--ranks) and read from the "
+			 "JSONL", k, n, why, listed, hi - lo, listed == 1 ? "is" : "are");
+	else
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
+			 "index shard %u/%u not used: %s; none of its %zu rank%s listed (--ranks), so none is read",
+			 k, n, why, hi - lo, hi - lo == 1 ? " is" : "s is");
+}
+
 size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_rank_file *files,
 		  size_t nfiles, bool *covered, bool *grown, bool *found)
 {
@@ -731,12 +768,7 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 		char *path = part_path(dir, k, n);
 		char *why = use_part(ctx, path, run_dir, k, n, files, nfiles, covered, grown, s, deltas[k]);
 		if (why) {
-			size_t lo, hi;
-			index_shard_slice(nfiles, k, n, &lo, &hi);
-			if (hi > lo)   /* a shard of no rank (more shards than ranks) lacks nothing */
-				diag_add(&ctx->run->diags, DIAG_WARN, path, -1, -1, -1,
-					 "index shard %u/%u not used: %s; its %zu rank%s read from the JSONL",
-					 k, n, why, hi - lo, hi - lo == 1 ? " is" : "s are");
+			unused_note(ctx->run, path, k, n, why, files, nfiles, s);
 			free(why);
 		} else {
 			used++;
@@ -815,33 +847,4 @@ size_t index_part_files(const char *run_dir, char ***out)
 	free(dir);
 	*out = v;
 	return k;
-}
-
-int index_file_invalidate(const char *path, long long ino)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? INDEX_REPLACED : errno;
-	struct stat st;
-	int err = INDEX_REPLACED;
-	if (fstat(fd, &st) == 0 && (long long)st.st_ino == ino)
-		err = ftruncate(fd, 0) == 0 ? 0 : errno;
-	close(fd);
-	return err;
-}
-
-const char *index_damage_note(int err, bool summary)
-{
-	if (err == INDEX_REPLACED)
-		return summary ? "the summary was replaced or removed since this open read it (the next open reads "
-				 "what is there)"
-			       : "the part was replaced or removed since this open read it (the next open reads what "
-				 "is there)";
-	if (!err)
-		return summary ? "the summary is invalidated (the next open rewrites it)"
-			       : "the part is invalidated (the next open rebuilds it)";
-	return summary ? "the summary stays as it is (this user cannot write it: each open computes the rows again "
-			 "until `tscope-tui index --force` builds an index this user can write)"
-		       : "the part stays as it is (this user cannot write it: each open reads its ranks from the "
-			 "JSONL again until `tscope-tui index --force` builds an index this user can write)";
 }

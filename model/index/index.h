@@ -13,7 +13,9 @@
  *
  * File format (version INDEX_VERSION). Header, 48 bytes: magic "TSCOPEIX", u32 version,
  * u32 byte-order mark 0x01020304 as written by the host, u64 payload length, u64 head
- * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero.
+ * offset and u64 head length (in the payload), u32 CRC-32 of the head, u32 zero (a file
+ * invalidated after an open found it damaged is this header alone with "DEAD" there:
+ * index_file_invalidate).
  * Payload (model/index/codec.h encoding: integers as varints, check words fixed width):
  * first every rank's BODY (steps_rank_encode_body: step codes, timestamps, phase
  * columns, presence bits; in rank order, or in the order the ranks were sealed when
@@ -49,6 +51,7 @@
 
 #define INDEX_VERSION 20u
 #define INDEX_HEADER_LEN 48
+#define INDEX_INVALID_MARK 0x44414544u /* the header's last word in an invalidated file: "DEAD" */
 
 struct load_ctx;
 struct run;
@@ -297,16 +300,21 @@ void index_body_begin(struct obuf *body, struct index_body_loc *loc);
 void index_body_end(struct obuf *body, struct index_body_loc *loc);
 const char *index_head_read(const char *path, unsigned char **head, size_t *head_len,
 			    struct index_file_id *id);
-/* Mark an index file found damaged after it was opened: truncate it to zero bytes when
- * path is still inode ino, so the next open reports it and rebuilds it. Readers read
- * with pread, so a truncated file never faults them. 0; INDEX_REPLACED when path is
- * another file now or gone (left alone: a newer index); or the errno when this user
- * cannot (a read-only index). */
+/* Mark an index file found damaged after it was opened (damage.c): when path is still
+ * inode ino, it becomes its header alone, marked (INDEX_INVALID_MARK), so that every
+ * later open and `index --status` name it ("invalidated: an earlier open found it
+ * damaged") until it is written again. Readers read with pread, so a file cut short never faults them.
+ * 0; INDEX_REPLACED when path is another file now or gone (left alone: a newer index);
+ * or the errno when this user cannot (a read-only index). */
 #define INDEX_REPLACED (-1)
 int index_file_invalidate(const char *path, long long ino);
 /* The end of the diagnostic of a damaged part (or the summary): what became of it after
  * index_file_invalidate() returned err. Static text. */
 const char *index_damage_note(int err, bool summary);
+/* The same for the index file at path (a part, whole or a shard, or a delta of one) of
+ * run_dir: an open rebuilds a whole index but no shard, so a shard's note names the
+ * command that does (`tscope-tui index --shard K/N RUN_DIR`). malloc'd. */
+char *index_part_damage_note(int err, const char *path, const char *run_dir);
 /* n bytes at off of fd (pread, EINTR retried); false on a short read or an error. */
 bool index_pread_all(int fd, void *buf, size_t n, long long off);
 /* The part files of a family (kind "steps": steps-K-of-N.tsx; "traces") in an index

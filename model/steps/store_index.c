@@ -491,10 +491,10 @@ static const char *body_read(struct rank_steps *r, const struct steps_part **bad
 	return why;
 }
 
-/* The first body read to find part p unusable invalidates it (the next open rebuilds
- * it) and returns true with *err, index_file_invalidate()'s: it says so, once for the
- * part; the reads of its other ranks fail on the file it left (each rank is read from its
- * JSONL). */
+/* The first body read to find part p unusable invalidates it (index_part_damage_note()
+ * says what rebuilds it) and returns true with *err, index_file_invalidate()'s: it says
+ * so, once for the part; the reads of its other ranks fail on the file it left (each
+ * rank is read from its JSONL). */
 static bool part_invalidate(struct steps_model *m, const struct steps_part *p, int *err)
 {
 	bool first = true;
@@ -528,10 +528,13 @@ void store_rank_load_body(struct rank_steps *r)
 		if (why)
 			__atomic_add_fetch(&m->body_failures, 1, __ATOMIC_RELAXED);
 		int err;
-		if (why && part_invalidate(m, bad, &err))
+		if (why && part_invalidate(m, bad, &err)) {
+			char *note = index_part_damage_note(err, bad->path, bad->base);
 			diag_add(&m->run->diags, DIAG_WARN, bad->path, -1, (long long)off, r->rank,
 				 "index part not usable for rank %d: %s; its ranks are read from their steps.jsonl; %s",
-				 r->rank, why, index_damage_note(err, false));
+				 r->rank, why, note);
+			free(note);
+		}
 		if (why) {
 			steps_rank_reparse(m->run, r);
 			r->part = NULL; /* its steps are the JSONL's now: never handed back */

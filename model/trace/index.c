@@ -607,7 +607,8 @@ static bool shard_empty(const char *run_dir, char *const *sorted, size_t nfiles,
 	return kept == 0;
 }
 
-size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed)
+size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed,
+			  char ***unindexed_paths)
 {
 	char *dir = index_dir_for(run_dir);
 	bool found = false;
@@ -628,8 +629,14 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 		}
 	}
 	*unindexed = 0;
-	for (size_t i = 0; i < pv.n; i++)
+	char **paths = unindexed_paths ? xmalloc((pv.n ? pv.n : 1) * sizeof(*paths)) : NULL;
+	for (size_t i = 0; i < pv.n; i++) {
+		if (!seen[i] && paths)
+			paths[*unindexed] = xstrdup(pv.v[i]);
 		*unindexed += !seen[i];
+	}
+	if (unindexed_paths)
+		*unindexed_paths = paths;
 	free(seen);
 	trace_pathvec_free(&pv);
 	kclass_free(ts.cls);

@@ -372,14 +372,16 @@ bool trace_parse_us(const char *s, size_t n, int64_t *out);
  * holds, how many of those files changed since (parsed again at the next open) and how
  * many are gone;
  * *unindexed: the run dir's traces no part holds (parsed at each open), also when there
- * is no part. */
+ * is no part; their paths, sorted by strcmp, in *unindexed_paths when it is not NULL
+ * (malloc'd, in a malloc'd array). */
 struct trace_part_status {
 	unsigned k, n;
 	char *path;
 	char *why;
 	size_t traces, changed, gone;
 };
-size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed);
+size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed,
+			  char ***unindexed_paths);
 void trace_index_status_free(struct trace_part_status *v, size_t n);
 /* No trace of run_dir falls in shard k of n (`index --shard K/N`: it lists the run dir
  * and that shard's rank dirs only). */

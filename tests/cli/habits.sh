@@ -2,7 +2,9 @@
 # habits.sh: what a terminal user tries first, on the command line (issue 14):
 # --format validates (usage error listing the formats, exit 2), every message says
 # "tscope-tui:" (getopt's own "./tscope-tui:" included), a folder of runs names the runs
-# below it (one line each, exit 1), the Sources view reads in rank order.
+# below it (one line each, exit 1), the Sources view reads in rank order; usage errors
+# name the option as it was meant (a short option's letter, an ambiguous abbreviation's
+# options, a value given to an option that takes none); --help and --version win anywhere.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -22,6 +24,40 @@ for args in "--bogus" "-x" "--color" "-o"; do
 	rc=$?
 	tap_check "$args: exit 2, every line prefixed tscope-tui: or Try" '[ "$rc" -eq 2 ] && ! grep -v "^tscope-tui: \|^Try '"'"'tscope-tui --help'"'"'" err | grep -q . && ! grep -q "/tscope-tui:" err'
 done
+
+# Usage errors name the option as it was meant: the letter inside a cluster (not argv[0] or
+# the argument before it), both options an abbreviation could be, a value given to an option
+# that takes none, the missing value's option by its full name; a PATH that begins with '-'
+# is pointed after '--'. --help and --version win over the rest of the line (GNU's way).
+mkdir -p ./-dashrun
+usage_is() { # TEXT ARGS...: exit 2, TEXT on stderr's first line, the pointer to --help
+	want=$1
+	shift
+	"$BIN" "$@" >out 2>err
+	[ $? -eq 2 ] && [ "$(head -1 err)" = "tscope-tui: $want" ] && grep -qx "Try 'tscope-tui --help'." err
+}
+tap_check "-dashrun: unknown option '-d' (not argv[0]), and how to give the path" \
+	'usage_is "unknown option '"'"'-d'"'"'" -dashrun &&
+	 grep -qx "tscope-tui: '"'"'-dashrun'"'"' is a path: give it after '"'"'--'"'"' or as '"'"'./-dashrun'"'"'" err'
+tap_check "--print -dashrun: unknown option '-d' (not --print)" \
+	'usage_is "unknown option '"'"'-d'"'"'" --print -dashrun'
+tap_check "-xo out.csv after --export ranks: unknown option '-x' (not ranks)" \
+	'usage_is "unknown option '"'"'-x'"'"'" --export ranks -xo out.csv "$demo" && ! grep -q "is a path" err'
+tap_check "--rank: ambiguous, both options named" \
+	'usage_is "option '"'"'--rank'"'"' is ambiguous: --ranks, --ranks-per-node" --rank 0 "$demo"'
+tap_check "--print=yes: --print takes no value" \
+	'usage_is "option '"'"'--print'"'"' takes no value: '"'"'--print=yes'"'"'" --print=yes "$demo"'
+tap_check "--exp (last) and -o (last): the missing value's option by its name" \
+	'usage_is "missing value for option '"'"'--export'"'"'" --exp &&
+	 usage_is "missing value for option '"'"'-o'"'"'" "$demo" -o'
+"$BIN" --export ranks "$demo" --help >out 2>err
+tap_check "--export ranks PATH --help: the help, exit 0" \
+	'[ $? -eq 0 ] && head -1 out | grep -q "^usage: tscope-tui" && [ ! -s err ]'
+"$BIN" --list-views --print --version >out 2>err
+tap_check "--list-views --print --version: the version, exit 0" \
+	'[ $? -eq 0 ] && grep -q "^tscope-tui " out && [ ! -s err ]'
+tap_check "--print --tui: still exclusive (exit 2)" \
+	'"$BIN" --print --tui "$demo" >out 2>err; [ $? -eq 2 ] && grep -q "are exclusive" err'
 
 mkdir -p runs
 ln -sfn "$demo" runs/b-demo

@@ -16,7 +16,10 @@
 # needs; --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back; an index part that is a FIFO
 # is refused, never waited for; a comparison of two indexed runs (whole, sharded, --ranks)
-# is their JSONL's, run.json's environment and config diffs included.
+# is their JSONL's, run.json's environment and config diffs included; the command line
+# follows the main command's conventions (options anywhere, --opt=VALUE, '--', --help and
+# --version anywhere; usage errors name what was wrong) and --slurm passes what it does
+# not know to sbatch in order.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -176,10 +179,10 @@ tap_check "a damaged rank body: --status passes it, --verify names it, exit 1" \
 "$T" index --status --verify run >v3b.txt
 rc=$?
 tap_check "... --verify of the invalidated part: not run, and why, exit 1" \
-	'[ "$rc" -eq 1 ] && grep -q "^verify: not run (a part is not usable: the next open rebuilds it)$" v3b.txt'
+	'[ "$rc" -eq 1 ] && grep -q "^verify: not run (a part is not usable: see above for what rebuilds it)$" v3b.txt'
 tap_check "... once for the part, which is invalidated" \
 	'[ "$(grep -c "not usable" v3.txt)" -eq 1 ] && grep -q "; the part is invalidated" v3.txt &&
-	 [ ! -s $idx/steps-0-of-1.tsx ]'
+	 [ "$(wc -c <$idx/steps-0-of-1.tsx)" -eq 48 ]'
 "$T" index run >/dev/null 2>&1
 "$T" index --status --verify run >v4.txt
 tap_rc $? "... index rebuilds it, and it verifies"
@@ -402,6 +405,36 @@ tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard a
 tap_check "index usage errors: --shards without --slurm (it indexed shard 0 of N), --shard with it" \
 	'usage_err "--shards goes with --slurm" --shards 4 run && [ ! -e run/.tscope-index/steps-0-of-4.tsx ] &&
 	 usage_err "--shard and --slurm do not go together" --slurm --shard 1/4 --dry-run run'
+# The main command's conventions: options anywhere, --opt=VALUE, '--' before a RUN_DIR that
+# begins with '-', --help and --version anywhere (exit 0); messages name what was wrong (a
+# missing value, a value given to an option that takes none, an ambiguous abbreviation, a
+# short option's letter and how to give such a path).
+"$T" index run --force >/dev/null 2>&1 && "$T" index --status run --verify >/dev/null 2>&1 &&
+	"$T" index --jobs=2 run >/dev/null 2>&1
+tap_rc $? "index: options after RUN_DIR (--force, --status ... --verify) and --jobs=2"
+tap_check "index usage errors: --jobs without a value, --jobs taking RUN_DIR, --force=yes, --s, -dashrun" \
+	'usage_err "missing value for option: --jobs$" run --jobs &&
+	 usage_err "--jobs expects an integer >= 1: run" --jobs run &&
+	 usage_err "--force takes no value: --force=yes" --force=yes run &&
+	 usage_err "ambiguous option: --s (--shard, --shards, --slurm, --status)" --s run &&
+	 mkdir -p ./-dashrun && usage_err "unknown option: -d$" -dashrun && grep -q "give it after .--." ue.txt'
+rm -rf ./-dashrun && cp -r few ./-dashrun && rm -rf ./-dashrun/.tscope-index
+"$T" index -- -dashrun >dash.out 2>&1
+tap_check "index -- -dashrun: indexes the dir -dashrun" '[ $? -eq 0 ] && grep -q "^index written: -dashrun/" dash.out'
+"$T" index --help run >help.out 2>&1 && "$T" index run -h >h.out 2>&1
+tap_check "index --help RUN_DIR, index RUN_DIR -h: the index usage, exit 0" \
+	'[ $? -eq 0 ] && head -1 help.out | grep -q "^usage: tscope-tui index " && cmp -s help.out h.out'
+tap_check "index --version: the main command's" '[ "$("$T" index --version)" = "$("$T" --version)" ]'
+# --slurm: what index does not know goes to sbatch in order, before or after --slurm
+# (-p gpu: its value a word of its own; a cluster -pgpu whole); RUN_DIR is the last word.
+mkdir -p fakebin && printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$SBATCH_LOG"; echo 4242\n' >fakebin/sbatch &&
+	chmod +x fakebin/sbatch
+SBATCH_LOG=$PWD/sb.log PATH=$PWD/fakebin:$PATH "$T" index --time=5 --slurm -p gpu -pgpu --shards 2 run >/dev/null 2>&1
+tap_check "index --slurm: the other arguments to sbatch, in order" \
+	'[ "$(head -5 sb.log | tr "\n" " ")" = "--parsable --time=5 -p gpu -pgpu " ] && grep -q "index-slurm.sh$" sb.log'
+tap_check "index --slurm RUN_DIR -p gpu: RUN_DIR is the last word, said" \
+	'usage_err "not a directory (with --slurm, RUN_DIR is the last argument that is not an" --slurm run -p gpu'
+
 # Nothing the index holds (a GenAI-Perf export): no index, exit 1, and what it holds said.
 mkdir gp && printf '{"service_kind":"openai","endpoint":"v1/chat/completions","request_throughput":{"unit":"requests/sec","avg":1.0}}\n' >gp/profile_export_genai_perf.json
 "$T" index gp >gp.out 2>&1

@@ -1,7 +1,7 @@
 # follow_index_lib.sh: shared helpers for the tests of follow mode's index deltas
-# (tests/cli/index_delta.sh, index_delta_shard.sh; sourced, not run). Needs T (the
-# binary) and writer (tests/tools/follow_writer.sh); keeps the writer's and the
-# follower's pids in wpid and fpid.
+# (tests/cli/index_delta.sh, index_delta_shard.sh, index_sources.sh; sourced, not
+# run). Needs T (the binary) and writer (tests/tools/follow_writer.sh); keeps the
+# writer's and the follower's pids in wpid and fpid.
 #   fi_begin NAME                  a fresh work dir $TSCOPE_TMP/NAME.PID in $work,
 #                                  entered; at exit the follower and the writer are
 #                                  killed and the dir removed (KEEP=1 keeps it)
