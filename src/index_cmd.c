@@ -343,6 +343,18 @@ static void say(FILE *out, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The run opened as any open opens it, with the progress line on a terminal. */
+static struct run *open_as_any(const struct index_cli *c)
+{
+	struct opts o = { .jobs = c->jobs };
+	const char *paths[] = { c->run_dir };
+	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
+	meter_start(&build_meter);
+	struct run *run = run_open(paths, 1, &o, &hooks);
+	meter_clear(&build_meter);
+	return run;
+}
+
 /* Of the traces no trace part holds (unindexed[0, n), sorted), those an open leaves out:
  * refused (another job's or misplaced, a rank another file claims, no traceEvents) or
  * unreadable. A build keeps what an open keeps: `tscope-tui index` cannot add them. The
@@ -354,12 +366,7 @@ struct left_out {
 
 static void traces_left_out(const struct index_cli *c, char **unindexed, size_t n, struct left_out *lo)
 {
-	struct opts o = { .jobs = c->jobs };
-	const char *paths[] = { c->run_dir };
-	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
-	meter_start(&build_meter);
-	struct run *run = run_open(paths, 1, &o, &hooks);
-	meter_clear(&build_meter);
+	struct run *run = open_as_any(c);
 	for (size_t i = 0; i < run->nsrc; i++) {
 		const struct source *s = &run->src[i];
 		const char *path = s->path;
@@ -664,12 +671,7 @@ static void on_verify_progress(void *ud, long long done_delta, long long total_d
  * it). 1 when a read failed. */
 static int verify(const struct index_cli *c, const struct health *h)
 {
-	struct opts o = { .jobs = c->jobs };
-	const char *paths[] = { c->run_dir };
-	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
-	meter_start(&build_meter);
-	struct run *run = run_open(paths, 1, &o, &hooks);
-	meter_clear(&build_meter);
+	struct run *run = open_as_any(c);
 	meter_start(&build_meter);
 	steps_read_back_bodies(run->steps, on_verify_progress, NULL);
 	meter_clear(&build_meter);
