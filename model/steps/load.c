@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: pytscope run directories (steps.jsonl, run.json, rank{k}/): the parallel
  * JSONL loader (detection: load_detect.c; fast lines: load_scan.c; what to read from
- * the index and what to write to it: load_plan.c), the count of "loss" values it skipped
- * as not numbers, and run.json metadata. */
+ * the index and what to write to it: load_plan.c; its notes on record values:
+ * load_notes.c), the count of "loss" values it skipped as not numbers, and run.json
+ * metadata. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,11 +18,11 @@
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/json.h"
-#include "model/numfmt.h"
 #include "model/pool.h"
 #include "model/steps/scan.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/steps/load_notes.h"
 #include "model/steps/load_plan.h"
 #include "model/steps/seal.h"
 #include "model/steps/store_body.h"
@@ -88,14 +89,10 @@ struct steps_tail {
 	bool partial;         /* the bytes after offset are a truncated line */
 	size_t src;           /* index in run->src */
 	int last_err;         /* the read error already diagnosed */
-	bool check_nl;        /* resumed: is the byte before offset a newline? */
+	bool resumed;         /* resumed and not read since: the byte before offset (a newline?)
+			       * and the notes on the records before are still to be looked up */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
-	bool bad_phase_said;  /* a phase that is not a duration was diagnosed (once a file) */
-	bool bad_memory_said; /* a non-finite memory value was diagnosed (once a file) */
-	bool back_said;       /* a step number below the one before was noted (once a file) */
-	bool again_said;      /* a step logged again right after itself was noted (once a file) */
-	bool prev_phased;     /* the record before had a phase */
-	bool bare_said;       /* ... in a record without phases (once a file) */
+	struct steps_notes notes; /* what the once-a-file notes said so far (load_notes.h) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
 	 * read left them in the thread's read buffer (mem.p NULL: none), until its next use */
@@ -135,24 +132,17 @@ static int metric_id(struct steps_tail *fl, enum metric_kind kind, int keytok)
 	return cached_metric_id(fl, kind, fl->doc.js + t->start, (size_t)(t->end - t->start), keytok);
 }
 
+static struct note_at note_at(const struct steps_tail *fl)
+{
+	return (struct note_at){ &fl->ctx->run->diags, fl->path, fl->line, fl->rank };
+}
+
 /* A phase whose value is not a duration (NaN, infinite, negative: pytscope never writes
  * one) is kept as recorded, as pytscope keeps it, and said once a file, at its first. */
 static void check_phase(struct steps_tail *fl, const char *key, size_t len, double x)
 {
-	if ((x >= 0 && x < INFINITY) || fl->bad_phase_said)
-		return;
-	fl->bad_phase_said = true;
-	char v[32];
-	if (x != x)
-		snprintf(v, sizeof(v), "NaN");
-	else if (x == INFINITY || x == -INFINITY)
-		snprintf(v, sizeof(v), "%sInfinity", x < 0 ? "-" : "");
-	else
-		numfmt_full(x, v, sizeof(v));
-	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
-		 "phase \"%.*s\" is %s, not a duration (a finite number of seconds >= 0); kept as recorded, as "
-		 "pytscope keeps it (sums and shares that take it are not durations either; later ones in this "
-		 "file are not listed)", (int)len, key, v);
+	if (!(x >= 0 && x < INFINITY) && !fl->notes.bad_phase_said)
+		steps_note_phase(&fl->notes, note_at(fl), key, len, x);
 }
 
 /* A memory value that is not finite (NaN, an infinity: pytscope never writes one) is
@@ -160,56 +150,20 @@ static void check_phase(struct steps_tail *fl, const char *key, size_t len, doub
  * (analysis_memory.c); said once a file, at its first. */
 static void check_memory(struct steps_tail *fl, const char *key, size_t len, double x)
 {
-	if (isfinite(x) || fl->bad_memory_said)
-		return;
-	fl->bad_memory_said = true;
-	diag_add(&fl->ctx->run->diags, DIAG_WARN, fl->path, fl->line, -1, fl->rank,
-		 "memory \"%.*s\" is %s, not a number of bytes; the memory analysis and its rules treat it as "
-		 "missing (--compat pytscope keeps it as recorded, as pytscope does; later ones in this file are "
-		 "not listed)", (int)len, key, x != x ? "NaN" : x < 0 ? "-Infinity" : "Infinity");
+	if (!isfinite(x) && !fl->notes.bad_memory_said)
+		steps_note_memory(&fl->notes, note_at(fl), key, len, x);
 }
 
 /* The record at pos repeats or goes back in step numbers (pytscope appends on a resume;
  * phased: it has a phase, else it is an evaluation's scalars, say): noted once a file and
- * kind, at its first. A record with a phase of the step just before is one of several
- * records of one step in a row (micro-batches, say) when that one has a phase too, else no
- * news (an evaluation's scalars, then the step). A rank whose steps still run contiguously
- * has not. */
+ * kind (steps_note_order). A rank whose steps still run contiguously has not. */
 static void check_order(struct steps_tail *fl, size_t pos, bool phased)
 {
 	const struct rank_steps *r = fl->r;
-	bool prev_phased = fl->prev_phased;
-	fl->prev_phased = phased;
-	if (r->contiguous || pos == 0 || r->step[pos] > r->step[pos - 1])
-		return;
-	if (phased && r->step[pos] == r->step[pos - 1]) {
-		if (!prev_phased || fl->again_said)
-			return;
-		fl->again_said = true;
-		diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
-			 "step %ld is logged again right after itself: several records of one step in a row (gradient "
-			 "accumulation's micro-batches, say), not a resume; where the ranks align the last record of a "
-			 "step counts, so the analyses across ranks weigh that record alone, not the whole step; the "
-			 "series keep every record in file order (later ones in this file are not listed)",
-			 r->step[pos]);
-		return;
-	}
-	if (phased ? fl->back_said : fl->bare_said)
-		return;
-	if (!phased) {
-		fl->bare_said = true;
-		diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
-			 "a record without phases (scalars alone: an evaluation, say) repeats step %ld after step %ld: "
-			 "where the ranks align it does not replace a record of that step with phases (under --compat "
-			 "pytscope it does, as in pytscope); the series keep every record in file order (later ones in "
-			 "this file are not listed)", r->step[pos], r->step[pos - 1]);
-		return;
-	}
-	fl->back_said = true;
-	diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank,
-		 "step %ld follows step %ld: the log repeats step numbers (a resume from a checkpoint, a "
-		 "restart); where the ranks align the last record of a step counts, the series keep every "
-		 "record in file order (later ones in this file are not listed)", r->step[pos], r->step[pos - 1]);
+	bool prev_phased = fl->notes.prev_phased;
+	fl->notes.prev_phased = phased;
+	if (!r->contiguous && pos > 0 && r->step[pos] <= r->step[pos - 1])
+		steps_note_order(&fl->notes, note_at(fl), r->step[pos], r->step[pos - 1], phased, prev_phased);
 }
 
 /* Members of a phases / scalars / memory object. Bad values are noted and skipped;
@@ -298,9 +252,14 @@ void pytscope_scan_enable(bool on)
 }
 
 /* A record's timestamp is there: 0.0 is pytscope's for a record without one (spec §2),
- * missing, never an offset of minus the rank's first timestamp. */
-static bool timestamp_said(bool have, double ts)
+ * missing, never an offset of minus the rank's first timestamp; one that is not finite
+ * is missing too, and said. */
+static bool timestamp_kept(struct steps_tail *fl, bool have, double ts)
 {
+	if (have && !isfinite(ts)) {
+		steps_note_timestamp(note_at(fl), true, ts);
+		return false;
+	}
 	return have && ts != 0.0;
 }
 
@@ -309,7 +268,8 @@ static bool timestamp_said(bool have, double ts)
 static void store_scanned(struct steps_tail *fl)
 {
 	struct scan_line *l = &fl->scan;
-	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, timestamp_said(l->have_timestamp, l->timestamp));
+	bool have_ts = timestamp_kept(fl, l->have_timestamp, l->timestamp);
+	size_t pos = rank_append(fl->r, (long)l->step, l->timestamp, have_ts);
 	check_order(fl, pos, l->n[METRIC_PHASE] > 0);
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < l->n[g]; i++) {
@@ -376,7 +336,9 @@ static bool load_line(struct steps_tail *fl, const char *s, size_t n, bool unter
 	bool have_ts = ts_tok >= 0 && d->tok[ts_tok].type == JSMN_PRIMITIVE && /* float32 offsets */
 		       json_parse_double_approx(d->js + d->tok[ts_tok].start,
 						(size_t)(d->tok[ts_tok].end - d->tok[ts_tok].start), &ts);
-	size_t pos = rank_append(fl->r, (long)step, ts, timestamp_said(have_ts, ts));
+	if (ts_tok >= 0 && !have_ts)
+		steps_note_timestamp(note_at(fl), false, 0);
+	size_t pos = rank_append(fl->r, (long)step, ts, timestamp_kept(fl, have_ts, ts));
 	int ph = grp[METRIC_PHASE];
 	check_order(fl, pos, ph >= 0 && json_is_object(d, ph) && d->tok[ph].size > 0);
 	for (int g = 0; g < 3; g++)
@@ -560,9 +522,11 @@ int steps_tail_read(struct steps_tail *t, struct rank_steps *r, int fd, long lon
 	t->partial = false;
 	t->mem.p = NULL;
 	char prev;
-	if (t->check_nl && pread(fd, &prev, 1, (off_t)(t->offset - 1)) == 1)
+	if (t->resumed && t->offset > 0 && pread(fd, &prev, 1, (off_t)(t->offset - 1)) == 1)
 		t->skip_nl = prev != '\n';
-	t->check_nl = false;
+	if (t->resumed)
+		steps_notes_recall(&t->notes, &t->ctx->run->diags, t->path, t->rank, r, r->n);
+	t->resumed = false;
 	for (;;) {
 		if (load_cancelled(t->ctx))
 			break;
@@ -652,8 +616,8 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->records = t->skipped = 0;
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
-	t->skip_nl = t->partial = t->check_nl = t->discarding = t->bad_phase_said = t->back_said = false;
-	t->bad_memory_said = t->bare_said = t->again_said = t->prev_phased = false;
+	t->skip_nl = t->partial = t->resumed = t->discarding = false;
+	t->notes = (struct steps_notes){ 0 };
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
 	json_doc_init(&t->doc);
@@ -689,7 +653,7 @@ struct steps_tail *steps_tail_resume(struct load_ctx *ctx, size_t src)
 	t->line = so.lines;
 	t->records = so.records;
 	t->skipped = so.skipped;
-	t->check_nl = so.consumed > 0;
+	t->resumed = true;
 	json_doc_init(&t->doc);
 	pytscope_scan_init(&t->scan);
 	return t;

@@ -10,8 +10,9 @@
  * top-level key, a repeated member key, a key with an escape, a control byte or NUL,
  * a string, null, bool, array or nested object as a value, a number the jsmn path
  * would reject, trailing data, a truncated line, more than SCAN_MAX_MEMBERS members.
- * A line it accepts is one the jsmn path loads without any diagnostic (but the one
- * load.c gives either path's first phase that is not a duration), and the values
+ * A line it accepts is one the jsmn path loads without any diagnostic (but those
+ * load.c gives on either path: a phase that is not a duration, a memory value or a
+ * timestamp that is not finite), and the values
  * are parsed by the same functions over the same byte spans (json_parse_int for the
  * step, json_parse_double_approx for the timestamp and scalars, json_parse_double for
  * phases and memory, and for scalars too when exact_scalars is set), so the stored

@@ -10,7 +10,10 @@
 # run.json that does not parse is warned about with the byte offset where it ended
 # (truncated: its length) or where parsing stopped. A steps.jsonl FIFO is read when a
 # writer opens it within the FIFO wait (10 s, TSCOPE_FIFO_WAIT), also seconds after the
-# load began; one with no writer by then is named with the wait.
+# load began; one with no writer by then is named with the wait. A timestamp that is not
+# a number (a string, null) or not finite (NaN, Infinity) is warned about with file, line
+# and key; the record is kept without a timestamp, and the rank's other timestamps are
+# read as recorded (a NaN first one made them all NaN).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -125,4 +128,24 @@ kill "$writer" 2>/dev/null   # refused, it would wait in its open for a reader
 wait "$writer" 2>/dev/null
 tap_check "a FIFO whose writer comes 2 s after the open: read whole (50 records), no error" \
 	'grep -q "^file,fifo/rank3/steps.jsonl,pytscope,3,,,50,0,ok$" late.csv && ! grep -q "^error," late.csv'
+
+# Timestamps that are not numbers: NaN on the first line, a string, null, Infinity
+mkdir ts
+sed '1s/"timestamp":[0-9.]*/"timestamp":NaN/; 5s/"timestamp":[0-9.]*/"timestamp":"yesterday"/;
+     7s/"timestamp":[0-9.]*/"timestamp":null/; 9s/"timestamp":[0-9.]*/"timestamp":Infinity/' \
+	plain/steps.jsonl >ts/steps.jsonl
+"$T" --no-index --export sources ts >tsrc.csv 2>/dev/null
+kept="the record is kept without a timestamp\""
+tap_check "timestamps not numbers: a warning naming the file, line and key, each" \
+	'grep -qxF "warning,ts/steps.jsonl,,0,1,,,,\"value of \"\"timestamp\"\" is NaN, not a number of seconds; $kept" tsrc.csv &&
+	 grep -qxF "warning,ts/steps.jsonl,,0,5,,,,\"value of \"\"timestamp\"\" is not a number; $kept" tsrc.csv &&
+	 grep -qxF "warning,ts/steps.jsonl,,0,7,,,,\"value of \"\"timestamp\"\" is not a number; $kept" tsrc.csv &&
+	 grep -qxF "warning,ts/steps.jsonl,,0,9,,,,\"value of \"\"timestamp\"\" is Infinity, not a number of seconds; $kept" tsrc.csv'
+tap_check "... every record kept (50, none skipped)" 'grep -q "^file,ts/steps.jsonl,pytscope,0,,,50,0," tsrc.csv'
+# (the others to the ms: they are kept as float32 offsets from the rank's first one)
+"$T" --no-index --export steps ts 2>/dev/null | cut -d, -f2,3 | sed 's/\(\.[0-9][0-9][0-9]\)[0-9]*$/\1/' >ts.csv
+"$T" --no-index --export steps plain 2>/dev/null | cut -d, -f2,3 | sed 's/\(\.[0-9][0-9][0-9]\)[0-9]*$/\1/' >tsplain.csv
+tap_check "... their timestamps missing (empty cells), the others' as recorded" \
+	'[ "$(grep -c "^[0-9]*,$" ts.csv)" -eq 4 ] && grep -qx "0," ts.csv && grep -qx "8," ts.csv &&
+	 [ "$(grep -v "^[0-9]*,$" ts.csv)" = "$(grep -v "^[0-9]*,$" tsplain.csv | grep -v "^[0486],")" ]'
 tap_plan
