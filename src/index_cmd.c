@@ -343,14 +343,15 @@ static void say(FILE *out, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The run opened as any open opens it, with the progress line on a terminal. */
-static struct run *open_as_any(const struct index_cli *c)
+/* The run opened as any open opens it, with the progress line on a terminal; o (the
+ * caller's, which the run points to until run_free) set to the index command's jobs. */
+static struct run *open_as_any(const struct index_cli *c, struct opts *o)
 {
-	struct opts o = { .jobs = c->jobs };
+	*o = (struct opts){ .jobs = c->jobs };
 	const char *paths[] = { c->run_dir };
 	struct load_ctx hooks = { .progress = on_build_progress, .ud = (void *)c };
 	meter_start(&build_meter);
-	struct run *run = run_open(paths, 1, &o, &hooks);
+	struct run *run = run_open(paths, 1, o, &hooks);
 	meter_clear(&build_meter);
 	return run;
 }
@@ -366,7 +367,8 @@ struct left_out {
 
 static void traces_left_out(const struct index_cli *c, char **unindexed, size_t n, struct left_out *lo)
 {
-	struct run *run = open_as_any(c);
+	struct opts o;
+	struct run *run = open_as_any(c, &o);
 	for (size_t i = 0; i < run->nsrc; i++) {
 		const struct source *s = &run->src[i];
 		const char *path = s->path;
@@ -671,7 +673,8 @@ static void on_verify_progress(void *ud, long long done_delta, long long total_d
  * it). 1 when a read failed. */
 static int verify(const struct index_cli *c, const struct health *h)
 {
-	struct run *run = open_as_any(c);
+	struct opts o;
+	struct run *run = open_as_any(c, &o);
 	meter_start(&build_meter);
 	steps_read_back_bodies(run->steps, on_verify_progress, NULL);
 	meter_clear(&build_meter);

@@ -142,12 +142,13 @@ void store_rank_free_segs(struct rank_steps *r)
 	r->nseg = 0;
 }
 
-/* Bits [from, from + k) of bitmap b (NULL: all set) packed into ceil(k / 8) bytes. */
-static void put_bits(struct obuf *o, const uint64_t *b, size_t from, size_t k)
+/* Bits [from, from + k) of bitmap b (NULL: all set) packed into ceil(k / 8) bytes; bits
+ * from lim on (past what b holds) are clear. */
+static void put_bits(struct obuf *o, const uint64_t *b, size_t lim, size_t from, size_t k)
 {
 	unsigned char byte = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (!b || bit_get(b, from + i))
+		if (from + i < lim && (!b || bit_get(b, from + i)))
 			byte |= (unsigned char)(1u << (i & 7));
 		if ((i & 7) == 7 || i + 1 == k) {
 			ob_u8(o, byte);
@@ -162,16 +163,21 @@ static bool packed_bit(const unsigned char *p, size_t i)
 }
 
 /* Column c's values at [from, from + k): the stored elements as they are (run-length
- * columns as doubles), after their presence bits. */
+ * columns as doubles), after their presence bits. A column grows only as far as its last
+ * value (cap), so the records past it have none: absent, zeros. */
 static void put_col_slice(struct obuf *o, const struct rank_steps *r, int mid, size_t from, size_t k)
 {
 	const struct column *c = &r->col[mid];
 	unsigned char enc = c->enc == ENC_RLE ? ENC_F64 : c->enc;
 	ob_u32(o, (uint32_t)mid);
 	ob_u8(o, enc);
-	put_bits(o, c->all_present ? NULL : c->present, from, k);
+	put_bits(o, c->all_present ? NULL : c->present, c->enc == ENC_RLE ? SIZE_MAX : c->cap, from, k);
 	if (c->enc != ENC_RLE) {
-		ob_bytes(o, (const char *)c->data + from * store_col_elem(enc), k * store_col_elem(enc));
+		size_t e = store_col_elem(enc), have = c->cap > from ? c->cap - from : 0;
+		have = have < k ? have : k;
+		ob_bytes(o, (const char *)c->data + from * e, have * e);
+		for (size_t i = have * e; i < k * e; i++)
+			ob_u8(o, 0);
 		return;
 	}
 	struct col_cursor cur;
@@ -203,7 +209,7 @@ void steps_rank_encode_delta(const struct steps_model *m, size_t ri, size_t from
 	ob_u8(o, r->ts != NULL);
 	if (r->ts) {
 		ob_bytes(o, r->ts + from, k * sizeof(*r->ts));
-		put_bits(o, r->ts_present, from, k);
+		put_bits(o, r->ts_present, SIZE_MAX, from, k);
 	}
 	size_t ncol = 0;
 	for (size_t i = 0; i < r->ncol; i++)
