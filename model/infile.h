@@ -21,7 +21,8 @@
 /* The FIFO wait: how long a FIFO is given to get a writer (one started with the load, or
  * typed in another terminal after it) before it is refused as INFILE_ENOWRITER, in
  * seconds; TSCOPE_FIFO_WAIT sets it (0 to INFILE_FIFO_WAIT_MAX_S; any other value leaves
- * the default, and the refusal's message says it was not used). A FIFO nobody writes (left in a copied run) costs the load that long. */
+ * the default, and the refusal's message says it was not used). A FIFO nobody writes
+ * (left in a copied run) costs the load that long. */
 #define INFILE_FIFO_WAIT_S 10
 #define INFILE_FIFO_WAIT_MAX_S 86400
 

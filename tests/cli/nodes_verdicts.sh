@@ -4,8 +4,9 @@
 # few or mixed short/qualified (one qualified name of a short name joins it; two stay
 # apart, a warning says so; names compared ignoring case, as DNS does), how
 # NODE.SLOW_TOGETHER names a host's ranks (a host of one rank, or the one host of a run,
-# not judged: slow_together n/a, said in the not-judged list; a host judged not slow together: "no", never an empty cell) and its share
-# (floored: high from 15%, 14.96% is never "at least 15%"), the nodes view's stragglers
+# not judged: slow_together n/a, said in the not-judged list; a host judged not slow
+# together: "no", never an empty cell) and its share (floored: high from 15%, 14.96% is
+# never "at least 15%"), the nodes view's stragglers
 # as the ranks view judges them, a rank without a compute phase left out of its node's
 # compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
 # the steps views of a run without step records or phase time (refused with the reason,

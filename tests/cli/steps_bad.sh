@@ -136,11 +136,12 @@ sed '1s/"timestamp":[0-9.]*/"timestamp":NaN/; 5s/"timestamp":[0-9.]*/"timestamp"
 	plain/steps.jsonl >ts/steps.jsonl
 "$T" --no-index --export sources ts >tsrc.csv 2>/dev/null
 kept="the record is kept without a timestamp\""
+w="warning,ts/steps.jsonl,,0" v='value of ""timestamp""'
 tap_check "timestamps not numbers: a warning naming the file, line and key, each" \
-	'grep -qxF "warning,ts/steps.jsonl,,0,1,,,,\"value of \"\"timestamp\"\" is NaN, not a number of seconds; $kept" tsrc.csv &&
-	 grep -qxF "warning,ts/steps.jsonl,,0,5,,,,\"value of \"\"timestamp\"\" is not a number; $kept" tsrc.csv &&
-	 grep -qxF "warning,ts/steps.jsonl,,0,7,,,,\"value of \"\"timestamp\"\" is not a number; $kept" tsrc.csv &&
-	 grep -qxF "warning,ts/steps.jsonl,,0,9,,,,\"value of \"\"timestamp\"\" is Infinity, not a number of seconds; $kept" tsrc.csv'
+	'grep -qxF "$w,1,,,,\"$v is NaN, not a number of seconds; $kept" tsrc.csv &&
+	 grep -qxF "$w,5,,,,\"$v is not a number; $kept" tsrc.csv &&
+	 grep -qxF "$w,7,,,,\"$v is not a number; $kept" tsrc.csv &&
+	 grep -qxF "$w,9,,,,\"$v is Infinity, not a number of seconds; $kept" tsrc.csv'
 tap_check "... every record kept (50, none skipped)" 'grep -q "^file,ts/steps.jsonl,pytscope,0,,,50,0," tsrc.csv'
 # (the others to the ms: they are kept as float32 offsets from the rank's first one)
 "$T" --no-index --export steps ts 2>/dev/null | cut -d, -f2,3 | sed 's/\(\.[0-9][0-9][0-9]\)[0-9]*$/\1/' >ts.csv

@@ -71,13 +71,16 @@ tap_check "records out of order in pairs: no resume, the spike at step 50 found 
 { seq 0 59; seq 0 39; } | gen zero
 rep zero >zero.out
 csv zero >zero.csv
-why0="spikes (loss, grad-norm, correlated) at steps 0–5 after the resume from step 59 back to 0 (6 records: nothing was logged below step 0 before it, the spike tests need 6 earlier records)"
+why0="spikes (loss, grad-norm, correlated) at steps 0–5 after the resume from step 59 back to 0 (6 records:"
+why0="$why0 nothing was logged below step 0 before it, the spike tests need 6 earlier records)"
 tap_check "a resume back to step 0: its first 6 records named as not judged, in the report and the export" \
 	'grep -qxF "  - $why0" zero.out && grep -qF "not judged,CROSS.CORRELATED_INSTABILITY,\"$why0\"" zero.csv'
 { seq 0 59; seq 2 39; } | gen two
+two="after the resume from step 59 back to 2 (4 records: only 2 records below step 2 were logged before it,"
+two="$two the spike tests need 6 earlier records)"
 rep two >two.out
 tap_check "a resume back to step 2: the 4 records short of history named, with the 2 before them" \
-	'grep -qxF "  - spikes (loss, grad-norm, correlated) at steps 2–5 after the resume from step 59 back to 2 (4 records: only 2 records below step 2 were logged before it, the spike tests need 6 earlier records)" two.out'
+	'grep -qxF "  - spikes (loss, grad-norm, correlated) at steps 2–5 $two" two.out'
 tap_check "a resume with history enough: nothing named" '! grep -q "spike tests need" resspike.out twice.out ooo.out'
 rep --compat pytscope zero >zeroc.out
 tap_check "--compat pytscope: no such item (one series)" '! grep -q "spike tests need" zeroc.out'
@@ -86,9 +89,10 @@ tap_check "--compat pytscope: no such item (one series)" '! grep -q "spike tests
 { seq 0 47; seq 40 99; } | gen nanres 0 46 48
 rep nanres >nanres.out
 rep --compat pytscope nanres >nanresc.out
+cont="The run that continued from there has a finite loss through its last step (99)"
 tap_check "a divergence a resume left behind: medium, recovered, naming the resume" \
 	'grep -q "^  \[MED \] Loss diverged (NaN/Inf), then recovered after a resume  (CONVERGENCE.DIVERGED)$" nanres.out &&
-	 grep -q "^        Loss became non-finite at step 45 before the resume from step 47 back to 40. The run that continued from there has a finite loss through its last step (99)" nanres.out &&
+	 grep -q "^        Loss became non-finite at step 45 before the resume from step 47 back to 40. $cont" nanres.out &&
 	 ! grep -q "broken from this point" nanres.out'
 tap_check "a divergence a resume left behind: the trend is the run's that continued" \
 	'grep -q "^  loss trend improving · " nanres.out'
@@ -96,7 +100,8 @@ tap_check "... CONVERGENCE says it was left behind and recovered (it read DIVERG
 	'grep -q "^  diverged at step 45 before the resume from step 47 back to 40; recovered$" nanres.out &&
 	 ! grep -q "DIVERGED at" nanres.out && grep -q "^  DIVERGED at step 45$" nanresc.out'
 tap_check "a divergence a resume left behind, --compat pytscope: pytscope's finding and trend" \
-	'grep -q "^  loss trend diverged · " nanresc.out && grep -q "^  \[HIGH\] Loss diverged (NaN/Inf)  (CONVERGENCE.DIVERGED)$" nanresc.out &&
+	'grep -q "^  loss trend diverged · " nanresc.out &&
+	 grep -q "^  \[HIGH\] Loss diverged (NaN/Inf)  (CONVERGENCE.DIVERGED)$" nanresc.out &&
 	 grep -q "^        Loss became non-finite at step 45. Training is broken from this point" nanresc.out'
 
 # 6. the NaN after the resume (steps 45-99 of the resumed run): broken, and which run
