@@ -186,6 +186,11 @@ static bool shell_plain_byte(unsigned char c)
 char *text_shell_word_dup(const char *s)
 {
 	char *safe = text_sanitize_dup(s, 0);
+	if (safe[0] == '-') { /* a command would read it as an option */
+		char *dotted = xasprintf("./%s", safe);
+		free(safe);
+		safe = dotted;
+	}
 	size_t n = 0, quotes = 0;
 	bool plain = safe[0] != '\0';
 	for (; safe[n]; n++) {

@@ -31,7 +31,8 @@ char *text_sanitize_dup(const char *s, unsigned flags);
 /* s as a word to paste into a POSIX shell (a path in a suggested command line),
  * malloc'd: sanitized as text_sanitize_dup(s, 0) does (no control byte reaches the
  * terminal), then, unless every byte is plain (letters, digits, non-ASCII characters,
- * _ - . / , : @ % + =), in single quotes with each ' as '\''. NULL or "" -> "''". */
+ * _ - . / , : @ % + =), in single quotes with each ' as '\''; a path beginning with -
+ * gets ./ in front, so no command reads it as an option. NULL or "" -> "''". */
 char *text_shell_word_dup(const char *s);
 /* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
  * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII

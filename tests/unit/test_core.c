@@ -76,7 +76,7 @@ static void test_sanitize(void)
 }
 
 /* A path as a shell word: as it is when every byte is plain, else in single quotes
- * (' as '\''), sanitized first. */
+ * (' as '\''), sanitized first; one beginning with - after ./ (never read as an option). */
 static void test_shell_word(void)
 {
 	static const struct { const char *in, *want; } words[] = {
@@ -88,6 +88,8 @@ static void test_shell_word(void)
 		{ "$HOME;~*?", "'$HOME;~*?'" },
 		{ "e\x1b[2J", "'e^[[2J'" },
 		{ "", "''" },
+		{ "-dashrun", "./-dashrun" },
+		{ "-run with space", "'./-run with space'" },
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		char *w = text_shell_word_dup(words[i].in);
