@@ -36,13 +36,13 @@ struct conf_marks {
 static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
 		enum sweep_stat st, const char *fmt, struct conf_marks *cm)
 {
-	double v, tail;
+	double v;
 	if (!sweep_value(c, m, st, &v)) {
 		snprintf(buf, n, "-");
 		return;
 	}
 	size_t k = (size_t)snprintf(buf, n, fmt, v);
-	if (st >= SS_P1 && !sweep_tail(c, st, &tail))
+	if (sweep_confidence_unjudged(c, st))
 		cm->unjudged = true;
 	if (sweep_low_confidence(c, st) && k + 1 < n) {
 		snprintf(buf + k, n - k, "*");
@@ -183,9 +183,9 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 		size_t few = 0, unknown = 0;
 		for (size_t i = 0; i < se->n; i++) {
 			const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
-			double v, tail;
+			double v;
 			few += sweep_low_confidence(c, SS_P95);
-			unknown += sweep_value(c, SM_LATENCY, SS_P95, &v) && !sweep_tail(c, SS_P95, &tail);
+			unknown += sweep_value(c, SM_LATENCY, SS_P95, &v) && sweep_confidence_unjudged(c, SS_P95);
 		}
 		if (few)
 			sb_printf(b, "      the p95 rests on fewer than %d requests beyond it at %zu of %zu "

@@ -101,16 +101,17 @@ void steps_note_memory(struct steps_notes *n, struct note_at at, const char *key
 void steps_note_order(struct steps_notes *n, struct note_at at, long step, long before, bool phased,
 		      bool prev_phased)
 {
-	char what[64];
-	if (phased && step == before) {
-		if (!prev_phased)   /* an evaluation's scalars, then the step: no news */
-			return;
-		snprintf(what, sizeof(what), "%ld", step);
-		say_once(n, at, NOTE_AGAIN, what);
+	enum note_kind k = !phased ? NOTE_BARE : step == before ? NOTE_AGAIN : NOTE_BACK;
+	/* said already (nothing to format for each record of a resumed log), or an
+	 * evaluation's scalars, then the step: no news */
+	if (*note_said(n, k) || (k == NOTE_AGAIN && !prev_phased))
 		return;
-	}
-	snprintf(what, sizeof(what), "%ld%s%ld", step, phased ? " follows step " : " after step ", before);
-	say_once(n, at, phased ? NOTE_BACK : NOTE_BARE, what);
+	char what[64];
+	if (k == NOTE_AGAIN)
+		snprintf(what, sizeof(what), "%ld", step);
+	else
+		snprintf(what, sizeof(what), "%ld%s%ld", step, phased ? " follows step " : " after step ", before);
+	say_once(n, at, k, what);
 }
 
 void steps_note_timestamp(struct note_at at, bool number, double x)

@@ -183,6 +183,12 @@ bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st)
 	return sweep_tail(c, st, &tail) && tail < SWEEP_LOWCONF_TAIL;
 }
 
+bool sweep_confidence_unjudged(const struct sweep_cfg *c, enum sweep_stat st)
+{
+	double tail;
+	return stat_quantile(st) > 0 && !sweep_tail(c, st, &tail);
+}
+
 void sweep_series_clear(struct sweep_set *s)
 {
 	for (size_t i = 0; i < s->nseries; i++) {

@@ -299,6 +299,9 @@ bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
 #define SWEEP_LOWCONF_TAIL 5
 bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
 bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
+/* st is a percentile whose confidence cannot be judged: the config's request count is
+ * unknown (older GenAI-Perf exports); the report, the pane and the view say n/a. */
+bool sweep_confidence_unjudged(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed. False for every metric
  * but the request count when that count is 0 (nothing was measured). */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);

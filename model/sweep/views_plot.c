@@ -251,13 +251,13 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 		 se->workload ? se->workload : "", se->workload ? "]" : "");
 	for (size_t i = 0; i < se->n && p->n < PLOT_MAX_POINTS; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
-		double v, tail;
+		double v;
 		if (!sweep_value(c, lat ? SM_LATENCY : SM_RPS, st, &v) || !c->has_stim[se->stim])
 			continue;
 		p->x[p->n] = c->stim[se->stim];
 		p->ref[p->n] = (long)se->cfg[i];
 		p->lowconf[p->n] = sweep_low_confidence(c, st);
-		p->conf_na[p->n] = st != SS_AVG && !sweep_tail(c, st, &tail);
+		p->conf_na[p->n] = sweep_confidence_unjudged(c, st);
 		p->y[p->n++] = v;
 	}
 	if (lat && st == SS_P95 && se->has_fit) {
