@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* print_dasf.c: the DASF section of the plain-text report: what was loaded, the heads
  * of function_bottleneck, task_bottleneck and task_balance, and the critical path. Rows
- * come from the same view tables as the explorer and --export (already sanitized). */
+ * come from the same view tables as the explorer and --export (already sanitized), with
+ * the views' decimals; a number is never cut (its column widens to fit it, and 1e15 or
+ * more is in exponent form), text is clipped with an ellipsis. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,9 @@
 
 #define TOP_ROWS 5
 #define BALANCE_COLS 7   /* the offset and six workers */
+#define HEAD_COLS 8      /* the most columns a head prints (function_bottleneck's) */
+#define CELL_MAX 256
+_Static_assert(BALANCE_COLS <= HEAD_COLS, "task_balance's head has too many columns");
 
 struct pcol {
 	const char *name;   /* view column */
@@ -22,10 +27,19 @@ struct pcol {
 	int width;          /* negative: left-aligned */
 };
 
+/* A view's head as printed: the columns, then the text of its first rows. */
+struct head {
+	size_t ncol, nrow;
+	int col[HEAD_COLS];               /* view column */
+	const char *name[HEAD_COLS];      /* printed header */
+	int width[HEAD_COLS];             /* negative: left-aligned; a number column widens */
+	char text[TOP_ROWS][HEAD_COLS][CELL_MAX];
+};
+
 /* One cell, clipped to |width| display columns and padded. */
 static void cell(struct sbuf *f, const char *s, int width)
 {
-	char clip[256];
+	char clip[CELL_MAX];
 	int w = width < 0 ? -width : width;
 	int used = text_clip(s, w, clip, sizeof(clip), true, 0);
 	if (width > 0)
@@ -47,6 +61,50 @@ static void no_view(struct sbuf *f, const char *err)
 	sb_printf(f, "    n/a: %s\n", err);
 }
 
+/* The text of a cell: the view's decimals (table_format_nonzero), a number of 1e15 or
+ * more in exponent form (units_fixed), as the section's totals. */
+static void cell_text(const struct table *t, size_t row, int col, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	if (t->col[col].type == COL_NUM && c->present && isfinite(c->num) && fabs(c->num) >= 1e15)
+		units_fixed(c->num, t->col[col].prec, buf, n);
+	else
+		table_format_nonzero(t, row, col, buf, n);
+}
+
+/* The first rows of the view as text; a number column widened to its widest value, so
+ * a number is never cut (text is clipped with an ellipsis). */
+static void head_fill(struct head *h, const struct table *t, size_t max)
+{
+	h->nrow = t->nview < max ? t->nview : max;
+	for (size_t r = 0; r < h->nrow; r++)
+		for (size_t c = 0; c < h->ncol; c++) {
+			cell_text(t, t->view[r], h->col[c], h->text[r][c], CELL_MAX);
+			int len = (int)strlen(h->text[r][c]), w = h->width[c];
+			if (t->col[h->col[c]].type != COL_TEXT && len > abs(w))
+				h->width[c] = w < 0 ? -len : len;
+		}
+}
+
+/* The header line (and `extra`, what follows it), then the rows. */
+static void head_print(struct sbuf *f, const struct head *h, const char *extra)
+{
+	sb_printf(f, "   ");
+	for (size_t c = 0; c < h->ncol; c++) {
+		sb_puts(f, " ");
+		cell(f, h->name[c], h->width[c]);
+	}
+	sb_printf(f, "%s\n", extra);
+	for (size_t r = 0; r < h->nrow; r++) {
+		sb_printf(f, "   ");
+		for (size_t c = 0; c < h->ncol; c++) {
+			sb_puts(f, " ");
+			cell(f, h->text[r][c], h->width[c]);
+		}
+		sb_puts(f, "\n");
+	}
+}
+
 /* Up to `max` rows of view `name` (dasf.h dasf_view_head) with the chosen columns. */
 static void print_view(struct sbuf *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
 		       size_t max)
@@ -58,57 +116,42 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
 		no_view(f, err);
 		return;
 	}
-	sb_printf(f, "   ");
+	struct head h = { .ncol = ncol };
 	for (size_t c = 0; c < ncol; c++) {
-		sb_puts(f, " ");
-		cell(f, cols[c].head, cols[c].width);
+		h.col[c] = table_col_index(t, cols[c].name);
+		h.name[c] = cols[c].head;
+		h.width[c] = cols[c].width;
 	}
-	sb_puts(f, "\n");
-	for (size_t r = 0; r < t->nview && r < max; r++) {
-		sb_printf(f, "   ");
-		for (size_t c = 0; c < ncol; c++) {
-			char buf[256];
-			table_format_nonzero(t, t->view[r], table_col_index(t, cols[c].name), buf, sizeof(buf));
-			sb_puts(f, " ");
-			cell(f, buf, cols[c].width);
-		}
-		sb_puts(f, "\n");
-	}
+	head_fill(&h, t, max);
+	head_print(f, &h, "");
 	more_rows(f, total, max, name);
 	table_free(t);
 }
 
-/* Up to `max` rows and the first `maxcol` columns of view `name` as the view has them
- * (task_balance: one column per worker), each `width` wide; head0 names column 0. */
+/* Up to `max` rows and the first BALANCE_COLS columns of view `name` as the view has
+ * them (task_balance: one column per worker), each at least `width` wide; head0 names
+ * column 0. */
 static void print_view_head(struct sbuf *f, struct run *run, const char *name, const char *head0,
-			    size_t max, size_t maxcol, int width)
+			    size_t max, int width)
 {
-	char err[128];
+	char err[128], extra[64] = "";
 	size_t total;
 	struct table *t = dasf_view_head(run, name, max, &total, err, sizeof(err));
 	if (!t) {
 		no_view(f, err);
 		return;
 	}
-	size_t ncol = t->ncol < maxcol ? t->ncol : maxcol;
-	sb_printf(f, "   ");
-	for (size_t c = 0; c < ncol; c++) {
-		sb_puts(f, " ");
-		cell(f, c ? t->col[c].name : head0, width);
+	struct head h = { .ncol = t->ncol < BALANCE_COLS ? t->ncol : BALANCE_COLS };
+	for (size_t c = 0; c < h.ncol; c++) {
+		h.col[c] = (int)c;
+		h.name[c] = c ? t->col[c].name : head0;
+		h.width[c] = width;
 	}
-	if (t->ncol > ncol)
-		sb_printf(f, " … %zu more column%s", t->ncol - ncol, t->ncol - ncol == 1 ? "" : "s");
-	sb_puts(f, "\n");
-	for (size_t r = 0; r < t->nview && r < max; r++) {
-		sb_printf(f, "   ");
-		for (size_t c = 0; c < ncol; c++) {
-			char buf[256];
-			table_format(t, t->view[r], (int)c, buf, sizeof(buf));
-			sb_puts(f, " ");
-			cell(f, buf, width);
-		}
-		sb_puts(f, "\n");
-	}
+	if (t->ncol > h.ncol)
+		snprintf(extra, sizeof(extra), " … %zu more column%s", t->ncol - h.ncol,
+			 t->ncol - h.ncol == 1 ? "" : "s");
+	head_fill(&h, t, max);
+	head_print(f, &h, extra);
 	more_rows(f, total, max, name);
 	table_free(t);
 }
@@ -122,6 +165,7 @@ static void print_task_heads(struct sbuf *f, struct run *run)
 		{ "Num Tasks (chunks)", "Tasks", 7 }, { "Mean GPU Utilization (%)", "GPU %", 6 },
 		{ "Mean Throughput (MB/s)", "MB/s", 10 },
 	};
+	_Static_assert(ARRAY_LEN(fn_cols) <= HEAD_COLS, "function_bottleneck's head has too many columns");
 	sb_printf(f, "  Top functions (function_bottleneck)\n");
 	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
 	static const struct pcol tb_cols[] = {
@@ -173,7 +217,7 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 		sb_printf(f, "  no task (Compute) event: top functions, top tasks and the critical path n/a\n");
 	sb_printf(f, "\n  Tasks in memory per worker (task_balance; seconds from the first event, "
 		   "hosts' clocks mixed as in DASF)\n");
-	print_view_head(f, run, "task_balance", "second", TOP_ROWS, BALANCE_COLS, 14);
+	print_view_head(f, run, "task_balance", "second", TOP_ROWS, 14);
 	if (s.tasks)
 		print_critical_path(f, run);
 	return sb_take(&b);

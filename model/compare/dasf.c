@@ -338,11 +338,11 @@ int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
 	return rc;
 }
 
-/* "12.5 s over 7 tasks", or "n/a (a dependency cycle)" (dasf.h critical_s NaN). */
+/* "12.5 s over 7 tasks", or "n/a (a dependency cycle)" (dasf.h critical_s NaN, critical_na). */
 static void critical_text(const struct dasf_summary *d, char *num, size_t numn, char *buf, size_t n)
 {
 	if (isnan(d->critical_s))
-		snprintf(buf, n, "n/a (a dependency cycle)");
+		snprintf(buf, n, "n/a (%s)", d->critical_na);
 	else
 		snprintf(buf, n, "%s over %zu task%s", units_seconds(d->critical_s, num, numn), d->critical_len,
 			 d->critical_len == 1 ? "" : "s");

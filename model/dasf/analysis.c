@@ -153,12 +153,28 @@ static uint32_t find_cycle(const struct dasf_an *an, const uint32_t *indeg, uint
 	return v;
 }
 
+/* The keys whose task has no usable duration: how many, and the first (untimed_node). */
+static void untimed_nodes(const struct dasf_db *db, struct dasf_an *an)
+{
+	an->untimed_node = DASF_NONE;
+	for (size_t v = 0; v < db->keys.n; v++) {
+		uint32_t ti = an->node_task[v];
+		if (ti == DASF_NONE || dasf_dur_usable(db->task[ti].dur))
+			continue;
+		if (!an->untimed_nodes++)
+			an->untimed_node = (uint32_t)v;
+	}
+}
+
 /* Longest chain by summed duration (Kahn order). With a dependency cycle there is none:
- * the path is left empty and a node of the cycle named (cycle_node). */
+ * the path is left empty and a node of the cycle named (cycle_node); nor is there one
+ * when a task has no usable duration (untimed_node): any chain through it could be the
+ * longest, so its time is never taken as 0. */
 static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 {
 	size_t nnode = db->keys.n;
 	an->cycle_node = DASF_NONE;
+	untimed_nodes(db, an);
 	if (!nnode)
 		return;
 	uint32_t *indeg = xcalloc(nnode, sizeof(*indeg));
@@ -178,7 +194,7 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 	while (qh < qt) {
 		uint32_t v = queue[qh++];
 		double w = an->node_task[v] == DASF_NONE ? 0.0 : db->task[an->node_task[v]].dur;
-		dist[v] = best_in[v] + (dasf_dur_usable(w) ? w : 0.0);
+		dist[v] = best_in[v] + (dasf_dur_usable(w) ? w : 0.0); /* else the path is dropped below */
 		if (end == DASF_NONE || dist[v] > dist[end])
 			end = v;
 		for (uint32_t k = an->succ_off[v]; k < an->succ_off[v + 1]; k++) {
@@ -201,6 +217,8 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 		an->cycle_node = find_cycle(an, indeg, v, an->cyclic, &an->cycle_len);
 		end = DASF_NONE;
 	}
+	if (an->untimed_nodes)
+		end = DASF_NONE;
 	size_t n = 0;
 	for (uint32_t v = end; v != DASF_NONE; v = from[v])
 		n++;

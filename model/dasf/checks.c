@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* checks.c: load-time checks over a whole DASF run, once every file was read (the
  * subsystem's finalize): a dependency cycle (no critical path), databases of two runs
- * (one host's, or <name>-<unixtime> prefixes that differ), and a database read twice
- * (a copy under another name). DASF itself adds every database given (spec formats.md
- * §1.4: no merge, no dedupe), and so do the views; these only warn, naming the files,
- * so that a summed result is never silent. */
+ * (one host's files whatever their plugins, <name>-<unixtime> prefixes that differ, or
+ * one worker's tasks in two files that names do not tell apart), a database read twice
+ * (a copy under another name) and records written twice in one file. DASF itself adds
+ * every database given (spec formats.md §1.4: no merge, no dedupe), and so do the views;
+ * these only warn, naming the files, so that a summed result is never silent. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,9 @@ static void check_cycle(struct run *run)
 }
 
 /* A file name's parts `<name>[-<unixtime>]-<Plugin>-<host>.msgpack` (formats.md §1.1):
- * the run part before the plugin and the plugin-and-host part after it; false for
- * other names. */
-static bool name_parts(const char *path, size_t *run_len, const char **plugin_host, const char **base)
+ * the run part before the plugin and the host part after it (with the extension); false
+ * for other names. */
+static bool name_parts(const char *path, size_t *run_len, const char **host, const char **base)
 {
 	static const char *const plugins[] = { "-TracePlugin-", "-ResourceMonitor-" };
 	const char *slash = strrchr(path, '/');
@@ -38,7 +39,7 @@ static bool name_parts(const char *path, size_t *run_len, const char **plugin_ho
 		const char *p = strstr(*base, plugins[i]);
 		if (p && p > *base) {
 			*run_len = (size_t)(p - *base);
-			*plugin_host = p;
+			*host = p + strlen(plugins[i]);
 			return true;
 		}
 	}
@@ -63,13 +64,14 @@ static void warn_two_runs(struct run *run, size_t i, size_t j, bool one_host)
 	char *a = text_sanitize_dup(db->files[i].path, 0), *b = text_sanitize_dup(db->files[j].path, 0);
 	diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
 		 "databases of two runs%s: %s and %s differ in their <name>-<unixtime> part; "
-		 "their tasks are added together (open each run's files alone)", one_host ? " for one host" : "", a, b);
+		 "their events are added together (open each run's files alone)", one_host ? " for one host" : "", a, b);
 	free(a);
 	free(b);
 }
 
-/* The earlier file of file j's host and plugin whose run part differs from j's (two runs
- * or two profilers), or nfiles. */
+/* The earlier file of file j's host, whatever its plugin, whose run part differs from j's
+ * (two runs or two profilers: one run's TracePlugin and ResourceMonitor files share it),
+ * or nfiles. */
 static size_t same_host_other_run(const struct dasf_db *db, size_t j)
 {
 	size_t lj, li;
@@ -105,20 +107,21 @@ static size_t new_run_prefix(const struct dasf_db *db, size_t j)
 }
 
 /* Databases whose <name>-<unixtime> parts differ are two runs (or two profilers): one
- * host's and plugin's files warn once per later file; files of other hosts once per new
- * prefix (file names without a -<unixtime> part are not compared across hosts). */
-static void check_two_runs(struct run *run)
+ * host's files warn once per later file, whatever their plugins; files of other hosts once
+ * per new prefix (file names without a -<unixtime> part are not compared across hosts).
+ * warned[j]: file j was named in a warning. */
+static void check_two_runs(struct run *run, bool *warned)
 {
 	const struct dasf_db *db = run->dasf;
 	for (size_t j = 1; j < db->nfiles; j++) {
 		size_t i = same_host_other_run(db, j);
+		bool one_host = i < db->nfiles;
+		if (!one_host)
+			i = new_run_prefix(db, j);
 		if (i < db->nfiles) {
-			warn_two_runs(run, i, j, true);
-			continue;
+			warn_two_runs(run, i, j, one_host);
+			warned[j] = true;
 		}
-		i = new_run_prefix(db, j);
-		if (i < db->nfiles)
-			warn_two_runs(run, i, j, false);
 	}
 }
 
@@ -131,52 +134,129 @@ static uint32_t ts_hash(double ts)
 	return (uint32_t)(bits >> 32);
 }
 
-/* Tasks of a later file with the key and timestamp of a task of an earlier one: a copy
- * of a database read twice. One warning per later file, naming the earlier one. */
-static void check_copies(struct run *run)
+/* Per file, tasks that repeat an earlier task (the same key at the same timestamp): of
+ * another file (a copy: ncopy, copy_of) or of the same file and worker (a batch written
+ * twice: nself), with an example key each. */
+struct repeats {
+	size_t *ncopy, *nself;
+	uint32_t *copy_of, *copy_key, *self_key;
+};
+
+static void find_repeats(const struct dasf_db *db, struct repeats *rp)
 {
-	const struct dasf_db *db = run->dasf;
 	struct dasf_map seen = { 0 };
-	uint32_t *copy_of = xmalloc((db->nfiles + 1) * sizeof(*copy_of));
-	uint32_t *example = xmalloc((db->nfiles + 1) * sizeof(*example));
-	size_t *ncopy = xcalloc(db->nfiles + 1, sizeof(*ncopy));
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *t = &db->task[i];
 		uint32_t first = dasf_map_get_or_add(&seen, (uint64_t)t->key << 32 | ts_hash(t->ts), (uint32_t)i);
 		const struct dasf_task *f = &db->task[first];
-		if (first == i || f->key != t->key || !(f->ts == t->ts) || f->file == t->file)
+		if (first == i || f->key != t->key || !(f->ts == t->ts))
 			continue;
-		if (!ncopy[t->file]++) {
-			copy_of[t->file] = f->file;
-			example[t->file] = t->key;
+		if (f->file != t->file && !rp->ncopy[t->file]++) {
+			rp->copy_of[t->file] = f->file;
+			rp->copy_key[t->file] = t->key;
 		}
-	}
-	for (size_t j = 0; j < db->nfiles; j++) {
-		if (!ncopy[j])
-			continue;
-		char *a = text_sanitize_dup(db->files[copy_of[j]].path, 0);
-		char *b = text_sanitize_dup(db->files[j].path, 0);
-		char *k = text_sanitize_dup(db->keys.str[example[j]], 0);
-		diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
-			 "%zu task%s of %s %s of %s (the same key at the same timestamp, e.g. '%s'): "
-			 "a copy of a database? Both are added, so that time counts twice", ncopy[j],
-			 ncopy[j] == 1 ? "" : "s", b, ncopy[j] == 1 ? "repeats a task" : "repeat tasks", a, k);
-		free(a);
-		free(b);
-		free(k);
+		if (f->file == t->file && f->host == t->host && f->thread == t->thread && !rp->nself[t->file]++)
+			rp->self_key[t->file] = t->key;
 	}
 	dasf_map_free(&seen);
-	free(copy_of);
-	free(example);
-	free(ncopy);
+}
+
+/* Warns on file j that n of its tasks repeat tasks of file i (j itself: earlier records). */
+static void warn_repeats(struct run *run, size_t i, size_t j, size_t n, uint32_t key)
+{
+	const struct dasf_db *db = run->dasf;
+	char *a = text_sanitize_dup(db->files[i].path, 0), *b = text_sanitize_dup(db->files[j].path, 0);
+	char *k = text_sanitize_dup(db->keys.str[key], 0);
+	if (i == j)
+		diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
+			 "%zu task%s of %s %s earlier in the same file (the same key, timestamp and worker, e.g. "
+			 "'%s'): a batch written twice? Both are added, so that time counts twice", n, n == 1 ? "" : "s",
+			 b, n == 1 ? "repeats a task" : "repeat tasks", k);
+	else
+		diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
+			 "%zu task%s of %s %s of %s (the same key at the same timestamp, e.g. '%s'): "
+			 "a copy of a database? Both are added, so that time counts twice", n, n == 1 ? "" : "s", b,
+			 n == 1 ? "repeats a task" : "repeat tasks", a, k);
+	free(a);
+	free(b);
+	free(k);
+}
+
+/* Tasks of a later file with the key and timestamp of a task of an earlier one (a copy of
+ * a database read twice), or of an earlier record of the same file and worker (a batch
+ * written twice): one warning per file and kind, naming the earlier file. */
+static void check_copies(struct run *run, bool *warned)
+{
+	const struct dasf_db *db = run->dasf;
+	size_t n = db->nfiles + 1;
+	struct repeats rp = {
+		.ncopy = xcalloc(n, sizeof(size_t)), .nself = xcalloc(n, sizeof(size_t)),
+		.copy_of = xmalloc(n * sizeof(uint32_t)), .copy_key = xmalloc(n * sizeof(uint32_t)),
+		.self_key = xmalloc(n * sizeof(uint32_t)),
+	};
+	find_repeats(db, &rp);
+	for (size_t j = 0; j < db->nfiles; j++) {
+		if (rp.nself[j])
+			warn_repeats(run, j, j, rp.nself[j], rp.self_key[j]);
+		if (rp.ncopy[j])
+			warn_repeats(run, rp.copy_of[j], j, rp.ncopy[j], rp.copy_key[j]);
+		warned[j] |= rp.ncopy[j] > 0;
+	}
+	free(rp.ncopy);
+	free(rp.nself);
+	free(rp.copy_of);
+	free(rp.copy_key);
+	free(rp.self_key);
+}
+
+/* Whether the names of files i and j say they are two hosts' (DASF's plugin names). */
+static bool named_other_hosts(const struct dasf_db *db, size_t i, size_t j)
+{
+	size_t li, lj;
+	const char *hi, *hj, *bi, *bj;
+	return name_parts(db->files[i].path, &li, &hi, &bi) && name_parts(db->files[j].path, &lj, &hj, &bj) &&
+	       strcmp(hi, hj) != 0;
+}
+
+/* A worker's tasks in two files that neither copy each other nor differ in their names'
+ * run parts (default traces-<uuid8>.msgpack names, one name in two directories): each
+ * worker writes one database of a run, so these are two runs' (or a restarted worker's).
+ * One warning per later file not warned of yet, naming the earlier file and the worker. */
+static void check_shared_workers(struct run *run, const bool *warned)
+{
+	const struct dasf_db *db = run->dasf;
+	struct dasf_map first_file = { 0 };
+	bool *said = xcalloc(db->nfiles + 1, sizeof(*said));
+	for (size_t k = 0; k < db->ntask; k++) {
+		const struct dasf_task *t = &db->task[k];
+		uint32_t i = dasf_map_get_or_add(&first_file, (uint64_t)t->host << 32 | t->thread, t->file);
+		if (i == t->file || warned[t->file] || said[t->file] || named_other_hosts(db, i, t->file))
+			continue;
+		said[t->file] = true;
+		char *a = text_sanitize_dup(db->files[i].path, 0), *b = text_sanitize_dup(db->files[t->file].path, 0);
+		char *w = text_sanitize_dup(db->strs.str[t->thread], 0), *h = text_sanitize_dup(db->strs.str[t->host], 0);
+		diag_add(&run->diags, DIAG_WARN, db->files[t->file].path, -1, -1, -1,
+			 "databases of two runs (or of a restarted worker?): %s and %s both hold tasks of worker '%s' "
+			 "on '%s' at other timestamps (not a copy); their events are added together (open each run's "
+			 "files alone)", a, b, w, h);
+		free(a);
+		free(b);
+		free(w);
+		free(h);
+	}
+	dasf_map_free(&first_file);
+	free(said);
 }
 
 void dasf_finalize(struct run *run)
 {
 	if (!run->dasf)
 		return;
-	check_two_runs(run);
-	check_copies(run);
+	bool *warned = xcalloc(run->dasf->nfiles + 1, sizeof(*warned));
+	check_two_runs(run, warned);
+	check_copies(run, warned);
+	check_shared_workers(run, warned);
+	free(warned);
 	if (run->dasf->ntask)
 		check_cycle(run);
 }

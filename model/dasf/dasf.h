@@ -54,8 +54,9 @@ struct dasf_summary {
 	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
 	double total_task_s;           /* sum of the usable Compute durations (>= 0, finite), NaN
 	                                * when no task has one */
-	double critical_s;             /* duration along the critical path, NaN when the task
-	                                * graph has a dependency cycle (no critical path) */
+	double critical_s;             /* duration along the critical path, NaN when there is none:
+	                                * a dependency cycle, or a task without a usable duration */
+	const char *critical_na;       /* then why, briefly ("a dependency cycle"; static), else NULL */
 	size_t critical_len;           /* tasks on the critical path */
 	double span_s;                 /* the longest host's span, first task start to last task
 	                                * end on that host's clock (DASF's [ts, ts+dur]); 0

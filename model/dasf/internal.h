@@ -77,6 +77,8 @@ bool dasf_mp_number(const unsigned char *v, double *out);
 bool dasf_mp_int(const unsigned char *v, long long *out);
 bool dasf_mp_uint(const unsigned char *v, unsigned long long *out);
 bool dasf_mp_is_nil(const unsigned char *v);
+/* What value v (not NULL) is, for a diagnostic: "a number", "a string", "nil", "a map", ... */
+const char *dasf_mp_kind(const unsigned char *v);
 uint32_t dasf_mp_array(const unsigned char *v, const unsigned char **first);
 const unsigned char *dasf_mp_next(const struct dasf_rec *r, const unsigned char *v);
 
@@ -162,8 +164,11 @@ struct dasf_an {
 	double *input_size;         /* bytes */
 	double *throughput;         /* bytes/s, valid when has_thr */
 	bool *has_thr;
-	uint32_t *critical;         /* longest chain by duration, first to last */
+	uint32_t *critical;         /* longest chain by duration, first to last (empty without one) */
 	size_t ncritical;
+	uint32_t untimed_node;      /* a key whose task has no usable duration (DASF_NONE: none): then
+	                             * no critical path, as any chain through it could be the longest */
+	size_t untimed_nodes;       /* keys whose task has no usable duration */
 	size_t cyclic;              /* nodes in or behind a dependency cycle: then no critical path */
 	uint32_t cycle_node;        /* a key on a cycle (DASF_NONE: the graph is acyclic) */
 	size_t cycle_len;           /* tasks on that cycle */
@@ -212,13 +217,17 @@ bool dasf_dur_usable(double d);
 
 /* Load-time checks over the whole run, after every file was read (the subsystem's
  * finalize, checks.c): warnings for a dependency cycle (no critical path), databases
- * of two runs (one host's TracePlugin files with different <name>-<unixtime> parts)
- * and copies (the same task key at the same timestamp in two files). */
+ * of two runs (one host's files with different <name>-<unixtime> parts, or one worker's
+ * tasks in two files), copies (the same task key at the same timestamp in two files) and
+ * records written twice (the same in one file and worker). */
 void dasf_finalize(struct run *run);
 
 /* Why there is no critical path when db->an->cycle_node is set: "the task graph has a
  * dependency cycle through task 'k' (...)", the key sanitized. */
 void dasf_cycle_text(const struct dasf_db *db, char *buf, size_t n);
+/* Why there is no critical path (a dependency cycle, dasf_cycle_text, or a task without a
+ * usable duration, named, sanitized) in buf; false when there is one. */
+bool dasf_no_critical_text(const struct dasf_db *db, char *buf, size_t n);
 
 /* Run every analysis once; the results stay in db->an. */
 const struct dasf_an *dasf_analyse(struct dasf_db *db);

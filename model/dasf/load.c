@@ -4,11 +4,14 @@
  * legacy `trace: {json}` text format, file after file in the order given, into the
  * run's struct dasf_db (internal.h). One pass over each record (load_mp.c) validates it
  * and finds the fields the analyses use, which are read in place: nothing is allocated
- * per record, so a hostile count cannot make it allocate; bad lengths
- * resynchronise on the next plausible record; a truncated tail ends the file with a
- * warning. Files are read with pread through a sliding window (never mmap: a database
- * that shrinks while it loads, being rotated or rewritten, must end the file early, not
- * raise SIGBUS). Nothing here prints or exits: problems become diagnostics. */
+ * per record, so a hostile count cannot make it allocate; a bad length (past the file's
+ * end, or framing bytes that are not one record while a plausible record begins inside
+ * them) resynchronises on the next plausible record; a truncated tail ends the file with a
+ * warning. Values the analyses cannot use (a gpu_utilization that is not a number from 0
+ * to 100, a negative size) are left out and counted in one diagnostic a file. Files are
+ * read with pread through a sliding window (never mmap: a database that shrinks while it
+ * loads, being rotated or rewritten, must end the file early, not raise SIGBUS). Nothing
+ * here prints or exits: problems become diagnostics. */
 #include "model/dasf/dasf.h"
 
 #include <errno.h>
@@ -83,6 +86,14 @@ static const unsigned char *img_at(struct image *im, size_t off, size_t n)
 	return got >= n ? im->win : NULL;
 }
 
+/* Values of one kind a file holds that the analyses cannot use: how many, and the first
+ * (its record's offset and what it was), for one diagnostic a file. */
+struct tally {
+	size_t n;
+	long long off;
+	char first[32];
+};
+
 /* Per-file decoding state. */
 struct dasf_file_ctx {
 	struct load_ctx *ctx;
@@ -93,6 +104,9 @@ struct dasf_file_ctx {
 	size_t records, skipped;
 	size_t no_gpu;          /* Resource Usage without gpu_utilization in this file */
 	long long no_gpu_off;
+	struct tally bad_util;  /* gpu_utilization not a number from 0 to 100: not GPU samples */
+	struct tally bad_mem;   /* gpu_memory_used not a finite number >= 0: memory missing */
+	struct tally neg_size;  /* a negative args.size (Compute, Managed Memory): size missing */
 	uint32_t unknown[MAX_UNKNOWN_NAMES]; /* distinct other event names (strs ids) */
 	long long unknown_off[MAX_UNKNOWN_NAMES];
 	size_t unknown_n[MAX_UNKNOWN_NAMES];
@@ -218,6 +232,30 @@ static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why
 		 what ? " '" : "", what ? what : "", what ? "'" : "");
 }
 
+/* Count value v (at the record at off) in t, keeping the first one's offset and text. */
+static void tally_add(struct tally *t, long long off, const unsigned char *v)
+{
+	double x;
+	if (t->n++)
+		return;
+	t->off = off;
+	if (dasf_mp_number(v, &x))
+		snprintf(t->first, sizeof(t->first), "%g", x);
+	else
+		snprintf(t->first, sizeof(t->first), "%s", dasf_mp_kind(v));
+}
+
+/* args.size v as bytes: false when absent, not an integer, or negative (then counted). */
+static bool size_of(struct dasf_file_ctx *fc, const unsigned char *v, long long off, long long *bytes)
+{
+	if (!dasf_mp_int(v, bytes))
+		return false;
+	if (*bytes >= 0)
+		return true;
+	tally_add(&fc->neg_size, off, v);
+	return false;
+}
+
 /* Edge keys hashed, with their table slots prefetched, before a task's other strings are
  * interned: new keys (a task's dependents, mostly) then do not wait on memory. */
 #define EDGE_AHEAD 8
@@ -293,7 +331,7 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 	t->type = dasf_mp_str(r, r->type, &name, &nlen) ? intern_cached(&db->strs, &fc->last_type, r, r->type, "") :
 		  DASF_NONE;
 	t->shape = intern_shape(&db->strs, &fc->last_shape, r, r->shape);
-	t->has_size = dasf_mp_int(r->size, &t->size);
+	t->has_size = size_of(fc, r->size, off, &t->size);
 	push_keys(db, r, r->deps, hdep, ndep, &t->ndeps);
 	push_keys(db, r, r->dnts, hdnt, ndnt, &t->ndnts);
 	return 0;
@@ -307,12 +345,18 @@ static int ingest_memory(struct dasf_file_ctx *fc, const struct dasf_rec *r, dou
 		skip_record(fc, off, "Managed Memory event without an integer", "tasks");
 		return -1;
 	}
+	if (tasks < 0) {
+		char why[80];
+		snprintf(why, sizeof(why), "Managed Memory event with a negative tasks count (%lld)", tasks);
+		skip_record(fc, off, why, NULL);
+		return -1;
+	}
 	xgrow((void **)&db->mem, &db->memcap, db->nmem + 1, sizeof(*db->mem));
 	struct dasf_mem *m = &db->mem[db->nmem++];
 	*m = (struct dasf_mem){ .ts = ts, .tasks = tasks };
 	m->host = intern_cached(&db->strs, &fc->last_host, r, r->process_id, "0");
 	m->thread = intern_cached(&db->strs, &fc->last_thread, r, r->thread_id, "None");
-	m->has_bytes = dasf_mp_int(r->size, &m->bytes);
+	m->has_bytes = size_of(fc, r->size, off, &m->bytes);
 	return 0;
 }
 
@@ -320,13 +364,19 @@ static void ingest_resource(struct dasf_file_ctx *fc, const struct dasf_rec *r, 
 {
 	struct dasf_db *db = fc->db;
 	double util, mem = 0;
-	if (!dasf_mp_number(r->gpu_util, &util)) {
+	if (!r->gpu_util) {
 		if (!fc->no_gpu++)
 			fc->no_gpu_off = off;
 		db->res_no_gpu++;
 		return;
 	}
-	bool has_mem = dasf_mp_number(r->gpu_mem, &mem);
+	if (!dasf_mp_number(r->gpu_util, &util) || !(util >= 0 && util <= 100)) {
+		tally_add(&fc->bad_util, off, r->gpu_util);
+		return;
+	}
+	bool has_mem = dasf_mp_number(r->gpu_mem, &mem) && mem >= 0 && isfinite(mem);
+	if (r->gpu_mem && !has_mem)
+		tally_add(&fc->bad_mem, off, r->gpu_mem);
 	xgrow((void **)&db->res, &db->rescap, db->nres + 1, sizeof(*db->res));
 	db->res[db->nres++] = (struct dasf_res){
 		.ts = ts, .gpu_util = util, .gpu_mem = mem, .has_mem = has_mem,
@@ -392,11 +442,10 @@ static int ingest(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long 
 	return 0;
 }
 
-/* Scan one record in a single pass (load_mp.c) and ingest it. */
-static void decode_record(struct dasf_file_ctx *fc, const unsigned char *p, size_t n, long long off)
+/* Ingest a record scanned as st (r only read when DASF_REC_OK), or say why it is skipped. */
+static void take_record(struct dasf_file_ctx *fc, enum dasf_rec_status st, const struct dasf_rec *r, long long off)
 {
-	struct dasf_rec r;
-	switch (dasf_rec_scan(p, n, fc->legacy, &r)) {
+	switch (st) {
 	case DASF_REC_MALFORMED:
 		skip_record(fc, off, "malformed MessagePack record", NULL);
 		return;
@@ -409,21 +458,74 @@ static void decode_record(struct dasf_file_ctx *fc, const unsigned char *p, size
 	case DASF_REC_OK:
 		break;
 	}
-	if (ingest(fc, &r, off) == 0)
+	if (ingest(fc, r, off) == 0)
 		fc->records++;
+}
+
+/* Scan one record in a single pass (load_mp.c) and ingest it. */
+static void decode_record(struct dasf_file_ctx *fc, const unsigned char *p, size_t n, long long off)
+{
+	struct dasf_rec r;
+	take_record(fc, dasf_rec_scan(p, n, fc->legacy, &r), &r, off);
 }
 
 /* ---- framing ---- */
 
-/* Offset of the next plausible record after a bad one, or the image size when none. */
-static size_t resync(struct image *im, size_t from)
+/* Offset of the first plausible record in [from, to) after a bad one (to: SIZE_MAX for
+ * the rest of the image); to, or the image size when it comes first, when there is none. */
+static size_t resync(struct image *im, size_t from, size_t to)
 {
-	for (size_t off = from; off + 9 <= im->size; off++) {
+	for (size_t off = from; off < to && off + 9 <= im->size; off++) {
 		const unsigned char *b = img_at(im, off, 1);
 		if (b && *b == 0 && plausible_record(im, off))
 			return off;
 	}
-	return im->size;
+	return to < im->size ? to : im->size;
+}
+
+/* A record at off whose length, len, frames no whole record: skipped to next (a record,
+ * or the end of an image of size bytes). */
+static void bad_length(struct dasf_file_ctx *fc, size_t off, uint64_t len, size_t next, size_t size)
+{
+	size_t left = size > off + 8 ? size - off - 8 : 0;
+	diag_add(&fc->ctx->run->diags, DIAG_ERROR, fc->path, -1, (long long)off, -1,
+		 "bad record length %llu (%zu bytes left): skipped %zu bytes to %s", (unsigned long long)len, left,
+		 next - off, next < size ? "the next whole record" : "the end of the file");
+	fc->skipped++;
+}
+
+/* At off the image ends, or a length DASF could have written begins (the next record's,
+ * maybe truncated). */
+static bool frame_head_sane(struct image *im, size_t off)
+{
+	if (off == im->size)
+		return true;
+	const unsigned char *h = img_at(im, off, 8);
+	uint64_t len = h ? be(h, 8) : 0;
+	return len >= 1 && len <= DASF_MAX_RECORD;
+}
+
+/* The offset after the record at off, of len bytes at rec (in the image), once ingested. A
+ * record that is not one well-formed object is a bad length when a plausible record
+ * begins inside it, or when no sane length follows it (the walk resynchronises on the
+ * next plausible record); else it is a malformed record of the right length. */
+static size_t take_frame(struct dasf_file_ctx *fc, struct image *im, size_t off, const unsigned char *rec,
+			 uint64_t len)
+{
+	struct dasf_rec r;
+	size_t end = off + 8 + (size_t)len;
+	enum dasf_rec_status st = dasf_rec_scan(rec, (size_t)len, false, &r);
+	if (st == DASF_REC_MALFORMED) {
+		size_t next = resync(im, off + 1, end); /* moves the window: rec and r are stale */
+		if (next == end && !frame_head_sane(im, end))
+			next = resync(im, end, SIZE_MAX);
+		if (next != end) {
+			bad_length(fc, off, len, next, im->size);
+			return next;
+		}
+	}
+	take_record(fc, st, &r, (long long)off);
+	return end;
 }
 
 /* Walk the records of an image. Returns true when the tail was truncated. */
@@ -443,29 +545,21 @@ static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 		}
 		uint64_t len = be(h, 8);
 		const unsigned char *rec = len && len <= DASF_MAX_RECORD ? img_at(im, off, 8 + (size_t)len) : NULL;
-		size = im->size;
-		if (!rec) {
-			size_t next = resync(im, off + 1);
+		if (rec) {
+			off = take_frame(fc, im, off, rec + 8, len);
+		} else {
+			size_t next = resync(im, off + 1, SIZE_MAX);
 			size = im->size;
-			size_t left = size > off + 8 ? size - off - 8 : 0;
-			struct diag_list *dl = &fc->ctx->run->diags;
 			if (next == size && len >= 1 && len <= DASF_MAX_RECORD) {
-				diag_add(dl, DIAG_WARN, fc->path, -1, (long long)off, -1,
+				diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, (long long)off, -1,
 					 "truncated tail: record of %llu bytes, %zu left (treated as end of file)",
-					 (unsigned long long)len, left);
+					 (unsigned long long)len, size > off + 8 ? size - off - 8 : 0);
 				partial = true;
 			} else {
-				diag_add(dl, DIAG_ERROR, fc->path, -1, (long long)off, -1,
-					 "bad record length %llu (%zu bytes left): skipped %zu bytes to %s",
-					 (unsigned long long)len, left, next - off,
-					 next < size ? "the next whole record" : "the end of the file");
-				fc->skipped++;
+				bad_length(fc, off, len, next, size);
 			}
 			off = next;
-			continue;
 		}
-		decode_record(fc, rec + 8, (size_t)len, (long long)off);
-		off += 8 + (size_t)len;
 		if (off - reported >= ((size_t)1 << 20)) {
 			load_progress(fc->ctx, (long long)(off - reported), 0);
 			reported = off;
@@ -593,10 +687,24 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 static void file_summary_diags(struct dasf_file_ctx *fc)
 {
 	struct diag_list *dl = &fc->ctx->run->diags;
+	const struct tally *u = &fc->bad_util, *m = &fc->bad_mem, *z = &fc->neg_size;
 	if (fc->no_gpu)
 		diag_add(dl, DIAG_INFO, fc->path, -1, fc->no_gpu_off, -1,
 			 "%zu Resource Usage samples have no gpu_utilization (CPU-only host?): not GPU samples",
 			 fc->no_gpu);
+	if (u->n)
+		diag_add(dl, DIAG_WARN, fc->path, -1, u->off, -1,
+			 "%zu Resource Usage sample%s a gpu_utilization that is not a number from 0 to 100 "
+			 "(the first: %s): not GPU samples", u->n, u->n == 1 ? " has" : "s have", u->first);
+	if (m->n)
+		diag_add(dl, DIAG_WARN, fc->path, -1, m->off, -1,
+			 "%zu Resource Usage sample%s a gpu_memory_used that is not a byte count (the first: %s): "
+			 "%s GPU memory is missing", m->n, m->n == 1 ? " has" : "s have", m->first,
+			 m->n == 1 ? "its" : "their");
+	if (z->n)
+		diag_add(dl, DIAG_WARN, fc->path, -1, z->off, -1,
+			 "%zu event%s a negative size (the first: %s bytes): the size is missing",
+			 z->n, z->n == 1 ? " has" : "s have", z->first);
 	for (size_t i = 0; i < fc->nunknown; i++)
 		diag_add(dl, DIAG_INFO, fc->path, -1, fc->unknown_off[i], -1,
 			 "unknown event '%s' (%zu records, ignored by the analyses)",

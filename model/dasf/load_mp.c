@@ -354,6 +354,27 @@ bool dasf_mp_is_nil(const unsigned char *v)
 	return v && v[0] == 0xc0;
 }
 
+const char *dasf_mp_kind(const unsigned char *v)
+{
+	double x;
+	unsigned m = v[0];
+	if (dasf_mp_number(v, &x))
+		return "a number";
+	if ((m >= 0xa0 && m <= 0xbf) || (m >= 0xd9 && m <= 0xdb))
+		return "a string";
+	if (m <= 0x8f || m == 0xde || m == 0xdf)
+		return "a map";
+	if (m <= 0x9f || m == 0xdc || m == 0xdd)
+		return "an array";
+	if (m == 0xc0)
+		return "nil";
+	if (m == 0xc2 || m == 0xc3)
+		return "a boolean";
+	if (m >= 0xc4 && m <= 0xc6)
+		return "binary data";
+	return "an extension value";
+}
+
 uint32_t dasf_mp_array(const unsigned char *v, const unsigned char **first)
 {
 	if (!v)

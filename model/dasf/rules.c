@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the DASF family's finding rules (one function dominates, worker imbalance,
  * idle GPUs), over the memoized analyses, and what they could not judge; evidence names
- * a task function or a worker row of the "tasks" grid. */
+ * a task function or a worker row of the "tasks" grid. A task without a usable duration
+ * could change any share of task time, so the function and worker rules are not judged
+ * while one exists (the not-judged item names the function or worker with most of them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -45,14 +48,47 @@ static struct evidence worker_evidence(struct run *run, const char *thread)
 	return ev;
 }
 
+/* Tasks without a usable duration over the groups of a rule (functions or workers): how
+ * many, in how many groups, and the group with the most of them (its index, its tasks). */
+struct untimed {
+	size_t n, ngroups;
+	size_t top, top_n, top_tasks;
+};
+
+static void untimed_add(struct untimed *u, size_t group, size_t missing, size_t tasks)
+{
+	if (!missing)
+		return;
+	if (!u->ngroups++ || missing > u->top_n) {
+		u->top = group;
+		u->top_n = missing;
+		u->top_tasks = tasks;
+	}
+	u->n += missing;
+}
+
+/* "3 of 4 tasks of function b have no usable duration; 2 more in 1 other function"
+ * (`kind` is "function" or "worker"; name sanitized here). */
+static void untimed_text(const struct untimed *u, const char *kind, const char *name, char *buf, size_t n)
+{
+	char *safe = text_sanitize_dup(name, 0);
+	int k = snprintf(buf, n, "%zu of %zu task%s of %s %s %s no usable duration", u->top_n, u->top_tasks,
+			 u->top_tasks == 1 ? "" : "s", kind, safe, u->top_n == 1 ? "has" : "have");
+	if (k > 0 && (size_t)k < n && u->ngroups > 1)
+		snprintf(buf + k, n - (size_t)k, "; %zu more in %zu other %s%s", u->n - u->top_n, u->ngroups - 1, kind,
+			 u->ngroups > 2 ? "s" : "");
+	free(safe);
+}
+
 /* Task time per function group (dasf.h dasf_function_groups: names that differ only by a
  * per-call token are one function): the groups, the one with the most time, the total;
- * tie when another group has exactly the top time. */
+ * tie when another group has exactly the top time; the tasks without a usable duration. */
 struct fn_times {
 	struct dasf_fn_group *g;
 	size_t n, top;
 	double top_s, total_s;
 	bool tie;
+	struct untimed untimed;
 };
 
 static void function_times(struct run *run, struct fn_times *t)
@@ -64,6 +100,7 @@ static void function_times(struct run *run, struct fn_times *t)
 		for (size_t i = 0; i < t->g[k].n; i++)
 			s += t->g[k].dur[i];
 		t->total_s += s;
+		untimed_add(&t->untimed, k, t->g[k].ntasks - t->g[k].n, t->g[k].ntasks);
 		if (k == 0 || s > t->top_s) {
 			t->top = k;
 			t->top_s = s;
@@ -81,7 +118,7 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	struct fn_times t;
 	function_times(run, &t);
 	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
-	if (t.n >= 2 && t.total_s > 0 && !t.tie && share >= DOMINANT_SHARE) {
+	if (t.n >= 2 && !t.untimed.n && t.total_s > 0 && !t.tie && share >= DOMINANT_SHARE) {
 		const struct dasf_fn_group *g = &t.g[t.top];
 		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
@@ -109,29 +146,33 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	dasf_fn_groups_free(t.g, t.n);
 }
 
-/* Busy seconds per worker (host, thread) that has a task of usable duration (a worker
- * whose every duration is missing has no known busy time): busy[] and each worker's
- * thread name (strs id) in thread[] (xmalloc'd, ntask + 1 each); returns the number of
- * such workers, and in *nall the number of workers with a task. */
-static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, size_t *nall)
+/* Busy seconds per worker (host, thread) that has a task: busy[] (its usable durations)
+ * and its thread name (strs id) in thread[] (xmalloc'd, ntask + 1 each); returns the
+ * number of workers; the tasks without a usable duration in *untimed. */
+static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, struct untimed *untimed)
 {
-	struct dasf_map m = { 0 }, all = { 0 };
+	struct dasf_map m = { 0 };
 	*busy = xcalloc(db->ntask + 1, sizeof(**busy));
 	*thread = xmalloc((db->ntask + 1) * sizeof(**thread));
+	size_t *ntasks = xcalloc(db->ntask + 1, sizeof(*ntasks)), *nmissing = xcalloc(db->ntask + 1, sizeof(*nmissing));
 	size_t nw = 0;
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *k = &db->task[i];
-		dasf_map_get_or_add(&all, (uint64_t)k->host << 32 | k->thread, 0);
-		if (!dasf_dur_usable(k->dur))
-			continue;
 		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)k->host << 32 | k->thread, (uint32_t)nw);
 		if (w == nw)
 			(*thread)[nw++] = k->thread;
-		(*busy)[w] += k->dur;
+		ntasks[w]++;
+		if (dasf_dur_usable(k->dur))
+			(*busy)[w] += k->dur;
+		else
+			nmissing[w]++;
 	}
-	*nall = all.n;
+	*untimed = (struct untimed){ 0 };
+	for (size_t w = 0; w < nw; w++)
+		untimed_add(untimed, w, nmissing[w], ntasks[w]);
 	dasf_map_free(&m);
-	dasf_map_free(&all);
+	free(ntasks);
+	free(nmissing);
 	return nw;
 }
 
@@ -142,7 +183,8 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	struct dasf_db *db = run->dasf;
 	double *busy;
 	uint32_t *thread;
-	size_t nall, nw = worker_busy(db, &busy, &thread, &nall);
+	struct untimed untimed;
+	size_t nw = worker_busy(db, &busy, &thread, &untimed);
 	double sum = 0;
 	size_t hi = 0, lo = 0;
 	for (size_t w = 0; w < nw; w++) {
@@ -151,7 +193,7 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 		lo = busy[w] < busy[lo] ? w : lo;
 	}
 	double mean = nw ? sum / (double)nw : 0;
-	if (nw >= 2 && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
+	if (nw >= 2 && !untimed.n && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
 		const char *name = db->strs.str[thread[hi]];
 		char *title = xasprintf("Worker imbalance: %s is busy %.1fx the mean worker", name,
 					busy[hi] / mean);
@@ -226,6 +268,46 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	free(detail);
 }
 
+/* Why the dominant function rule could not judge, if it could not. */
+static void unjudged_function(struct run *run, const struct dasf_an *an, struct not_judged *nj)
+{
+	struct fn_times t;
+	function_times(run, &t);
+	if (t.n < 2) {
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES",
+				      "dominant task function (1 function: the test needs 2)");
+	} else if (t.untimed.n) {
+		const struct dasf_fn_group *g = &t.g[t.untimed.top];
+		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped)), missing[256];
+		untimed_text(&t.untimed, "function", name, missing, sizeof(missing));
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s)", missing);
+		free(name);
+	} else if (!(an->total_dur > 0)) {
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (0 s of task time)");
+	}
+	dasf_fn_groups_free(t.g, t.n);
+}
+
+/* Why the worker imbalance rule could not judge, if it could not. */
+static void unjudged_worker(const struct dasf_db *db, const struct dasf_an *an, struct not_judged *nj)
+{
+	double *busy;
+	uint32_t *thread;
+	struct untimed untimed;
+	size_t nw = worker_busy(db, &busy, &thread, &untimed);
+	if (nw < 2) {
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (1 worker: the test needs 2)");
+	} else if (untimed.n) {
+		char missing[256];
+		untimed_text(&untimed, "worker", db->strs.str[thread[untimed.top]], missing, sizeof(missing));
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", missing);
+	} else if (!(an->total_dur > 0)) {
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (0 s of task time)");
+	}
+	free(busy);
+	free(thread);
+}
+
 void dasf_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct dasf_db *db = run->dasf;
@@ -238,25 +320,8 @@ void dasf_unjudged(struct run *run, struct not_judged *nj)
 		return;
 	}
 	const struct dasf_an *an = dasf_analyse(db);
-	double *busy;
-	uint32_t *thread;
-	size_t nall, nfn = dasf_groups_count(db), nw = worker_busy(db, &busy, &thread, &nall);
-	free(busy);
-	free(thread);
-	bool no_time = !(an->total_dur > 0); /* the rules' task time: usable durations */
-	const char *why = isnan(an->total_dur) ? "no task of known duration" : "0 s of task time";
-	if (nfn < 2)
-		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (1 function: the test needs 2)");
-	else if (no_time)
-		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s)", why);
-	if (nall < 2)
-		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (1 worker: the test needs 2)");
-	else if (nw < 2)
-		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE",
-				      "worker imbalance (%zu of %zu workers have a task of known duration: "
-				      "the test needs 2)", nw, nall);
-	else if (no_time)
-		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", why);
+	unjudged_function(run, an, nj);
+	unjudged_worker(db, an, nj);
 	if (!db->nres)
 		findings_unjudged_add(nj, "DASF.GPU_IDLE", "GPU idle while tasks run (no GPU utilisation sample)");
 	else if (an->res_matched < IDLE_MIN_SAMPLES)

@@ -95,13 +95,15 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.other_events = db->other_events, .total_task_s = an->total_dur,
 		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = dasf_groups_count(db),
 	};
-	for (size_t i = 0; i < an->ncritical; i++) {
+	for (size_t i = 0; i < an->ncritical; i++) { /* every task on it has a usable duration */
 		uint32_t ti = an->node_task[an->critical[i]];
-		double d = ti == DASF_NONE ? 0 : db->task[ti].dur;
-		out->critical_s += dasf_dur_usable(d) ? d : 0;
+		out->critical_s += ti == DASF_NONE ? 0 : db->task[ti].dur;
 	}
-	if (an->cycle_node != DASF_NONE)
+	if (an->cycle_node != DASF_NONE || an->untimed_node != DASF_NONE) {
 		out->critical_s = NAN;
+		out->critical_na = an->cycle_node != DASF_NONE ? "a dependency cycle"
+							       : "tasks without a usable duration";
+	}
 	free(hosts);
 	free(workers);
 	free(names);
@@ -216,9 +218,12 @@ static const struct loader dasf_loaders[] = {
 
 static const struct grid_provider *const dasf_grids[] = { &grid_dasf };
 
+/* Records the views use: a database whose every record was bad, or that holds none of
+ * these (only user-defined events), is no data (the run is empty: "nothing found"). */
 static bool dasf_has_data(const struct run *run)
 {
-	return run->dasf != NULL;
+	const struct dasf_db *db = run->dasf;
+	return db && (db->ntask || db->nmem || db->nres || db->res_no_gpu);
 }
 
 /* What was loaded and where to look. */
@@ -232,9 +237,8 @@ static void dasf_summary(struct run *run, struct summary *out)
 	summary_add(out, TONE_NORMAL, "DASF tasks", "%zu task%s, %s, %zu worker%s on %zu host%s; %s of task time",
 		    s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers, s.workers == 1 ? "" : "s", s.hosts,
 		    s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
-	if (isnan(s.critical_s)) {
-		char why[256];
-		dasf_cycle_text(run->dasf, why, sizeof(why));
+	char why[256];
+	if (dasf_no_critical_text(run->dasf, why, sizeof(why))) {
 		summary_add(out, TONE_WARN, "critical path", "n/a: %s (:view task_graph)", why);
 		return;
 	}

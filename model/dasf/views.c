@@ -225,9 +225,8 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 	if (!db)
 		return NULL;
 	const struct dasf_an *an = db->an;
-	if (an->cycle_node != DASF_NONE) {
-		char why[256];
-		dasf_cycle_text(db, why, sizeof(why));
+	char why[256];
+	if (dasf_no_critical_text(db, why, sizeof(why))) {
 		snprintf(err, errn, "no critical path: %s", why);
 		return NULL;
 	}
@@ -243,9 +242,8 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 		size_t r = table_add_row(t, (long)v);
 		table_set_num(t, r, c_step, (double)(i + 1));
 		set_node(t, r, &c, db, v);
-		uint32_t ti = an->node_task[v];
-		double d = ti == DASF_NONE ? 0 : db->task[ti].dur;
-		cum += dasf_dur_usable(d) ? d : 0;
+		uint32_t ti = an->node_task[v]; /* every task on the path has a usable duration */
+		cum += ti == DASF_NONE ? 0 : db->task[ti].dur;
 		table_set_num(t, r, c_cum, cum);
 	}
 	return t;
@@ -258,6 +256,25 @@ void dasf_cycle_text(const struct dasf_db *db, char *buf, size_t n)
 	snprintf(buf, n, "the task graph has a dependency cycle through task '%s' (%zu task%s "
 		 "in the cycle, %zu in or behind it)", key, an->cycle_len, an->cycle_len == 1 ? "" : "s", an->cyclic);
 	free(key);
+}
+
+bool dasf_no_critical_text(const struct dasf_db *db, char *buf, size_t n)
+{
+	const struct dasf_an *an = db->an;
+	if (an->cycle_node != DASF_NONE) {
+		dasf_cycle_text(db, buf, n);
+		return true;
+	}
+	if (an->untimed_node == DASF_NONE)
+		return false;
+	char *key = text_sanitize_dup(db->keys.str[an->untimed_node], 0);
+	if (an->untimed_nodes == 1)
+		snprintf(buf, n, "task '%s' has no usable duration, so the longest chain is unknown", key);
+	else
+		snprintf(buf, n, "%zu tasks have no usable duration (task '%s' among them), so the longest chain is "
+			 "unknown", an->untimed_nodes, key);
+	free(key);
+	return true;
 }
 
 /* The views the report shows the heads of, built whole by the registry's builders. */

@@ -7,8 +7,9 @@
 # run's report counts the functions so grouped. A task without a duration counts as a
 # task but leaves its side's total and the delta empty (never 0: "B saved 4 s"), as does
 # a function of one side only (the time added: missing, not its total), and the pair's
-# total task time n/a with why. A side that lost data in the load (a truncated
-# file) has a note under the verdict.
+# total task time n/a with why; such a side's function and worker findings are not
+# judged (never "new in B") and its critical path is n/a with why. A side that lost data
+# in the load (a truncated file) has a note under the verdict.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -102,6 +103,9 @@ tap_check "--print: a side with tasks without a duration: its total and the chan
 tap_check "... of B: no saving read off the tasks left (not '-25.0%')" \
 	'grep -q "^  task time: 8 s -> n/a (change n/a: tasks without a duration: 0 of A, 1 of B)$" tn.txt &&
 	 grep -q "; total task time n/a (tasks without a duration: 0 of A, 1 of B)$" tn.txt && ! grep -q "25.0%" tn.txt'
+tap_check "... its function and worker findings not judged, never new in B; its critical path n/a, said why" \
+	'grep -q "^● FINDINGS — 0 new in B" tn.txt && ! grep -q "^  new " tn.txt &&
+	 grep -q "^  critical path: 4 s over 1 task -> n/a (tasks without a usable duration)$" tn.txt'
 # B's second file truncated (a partial file): under the verdict, that B may have lost tasks
 mkdir -p tr && cp b/* tr/ && f=$(ls tr/*.msgpack | tail -1) && truncate -s $(($(wc -c <"$f") / 3)) "$f"
 "$TSCOPE_BIN" --print --no-index --color never a tr >tr.txt 2>/dev/null

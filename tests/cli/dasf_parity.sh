@@ -10,7 +10,13 @@
 # sources view sorts diagnostics by file and offset: a change of their order only;
 # mut_legacy's again since a file of which nothing was read says "nothing read: see its
 # messages", not "ok": three mutants' file rows, which then lose the "no supported data
-# found here" beside the loader's own error).
+# found here" beside the loader's own error; fx's, var's and the mutants' when a length that
+# frames no record resynchronised inside it (one "bad record length" where a "malformed"
+# and a second bad length were, records after it recovered), a gpu_utilization or
+# gpu_memory_used that is no usable number, a negative size or tasks count became
+# warnings, one host's TracePlugin and ResourceMonitor files with different run parts
+# (fx's 1- and 3-) two runs, and one worker's tasks in two files not told apart by their
+# names two runs).
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

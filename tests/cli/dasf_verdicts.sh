@@ -2,7 +2,10 @@
 # dasf_verdicts.sh: DASF verdicts stay true on edge cases (gen_dasf verdicts): a dependency
 # cycle makes the critical path n/a and is named in the sources; tasks of 0 s leave the
 # function and worker rules not judged; negative and NaN/inf durations are flagged and
-# counted as missing alike in the headline, the report, the views and the rules; a tie
+# counted as missing alike in the headline, the report and the views, and leave the
+# function and worker rules not judged (naming whose tasks) and the critical path n/a
+# (naming a task; never its time as 0 s), in the headline, the report and the exports; a
+# database with no loadable record is "nothing found" (exit 1, its diagnostics said); a tie
 # at the top is no dominant function; databases of two runs (one host's, or differing
 # <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
 # an empty task_balance says why; an event without an args map is named; a database of
@@ -59,6 +62,31 @@ tap_check "NaN and inf durations: flagged, and the task time is 3 s in the headl
 	 grep -q "^  DASF tasks .*; 3 s of task time$" nan.txt && grep -q "^  task time 3.000 s ·" nan.txt &&
 	 ! grep -qi "nan s\|inf s" nan.txt'
 
+tap_check "a task without a usable duration: no dominant function or worker imbalance; not judged, naming whose" \
+	'! grep -q "FUNCTION_DOMINATES\|WORKER_IMBALANCE" neg.txt nan.txt &&
+	 grep -q "^  - dominant task function (1 of 1 task of function b has no usable duration)$" neg.txt &&
+	 grep -q "^  - worker imbalance (1 of 2 tasks of worker worker-h-1 has no usable duration)$" neg.txt &&
+	 grep -q "^  - worker imbalance (1 of 2 tasks of worker worker-h-0 has no usable duration; 1 more in 1 other \
+worker)$" nan.txt'
+# a chain x-1 -> x-2 -> x-3 of 1 s, NaN, 1 s beside y-1 -> y-2 of 1.5 s each (legacy text, ms)
+ctask() { # KEY FUNCTION TIMESTAMP DURATION WORKER DEPENDENCIES DEPENDENTS
+	printf 'trace: {"name": "Compute", "timestamp": %s, "process_id": "h", "thread_id": "worker-h-%s", ' "$3" "$5"
+	printf '"data": {"key": "%s", "name": "%s", "dependencies": [%s], "dependents": [%s]}, ' "$1" "$2" "$6" "$7"
+	printf '"duration": %s}\n' "$4"; }
+{ ctask x-1 x 10000 1000 0 "" '"x-2"'; ctask x-2 x 11000 NaN 0 '"x-1"' '"x-3"'; ctask x-3 x 12000 1000 0 '"x-2"' ""
+  ctask y-1 y 10000 1500 1 "" '"y-2"'; ctask y-2 y 11500 1500 1 '"y-1"' ""; } >chain.txt
+report --dasf chain.txt >chain.out
+"$BIN" --export critical_path --dasf chain.txt >chain_cp.csv 2>chain_cp.err
+"$BIN" --export task_graph --dasf chain.txt >chain_tg.csv 2>/dev/null
+tap_check "a NaN task on a chain: the critical path n/a naming it (headline, report), never 3 s over 2 tasks" \
+	'grep -q "^  critical path  *n/a: task .x-2. has no usable duration, so the longest chain is unknown" \
+	 chain.out && grep -q "^  task time 5.000 s · critical path n/a$" chain.out &&
+	 grep -q "^    n/a: no critical path: task .x-2. has no usable duration" chain.out &&
+	 ! grep -q " over " chain.out'
+tap_check "... the critical_path export says why instead of rows; task_graph marks no task critical" \
+	'! grep -q "^[0-9]" chain_cp.csv && grep -q "x-2. has no usable duration" chain_cp.err &&
+	 grep -q "^x-2,x,h,0,," chain_tg.csv && ! grep -q ",yes$" chain_tg.csv'
+
 # 5. two functions of 4 s each: neither dominates
 report v/tie.msgpack >tie.txt
 tap_check "a tie at the top (4 s and 4 s): no DASF.FUNCTION_DOMINATES" \
@@ -106,6 +134,21 @@ tap_check "memory events alone: the report's DASF section has task_balance, the 
 	'grep -q "^  task time n/a · critical path n/a$" memonly.txt &&
 	 grep -q "^  no task (Compute) event: top functions, top tasks and the critical path n/a$" memonly.txt &&
 	 grep -q "^  Tasks in memory per worker" memonly.txt && grep -q "^  *2  *3  *4$" memonly.txt'
+tap_check "memory events alone are data: exit 0" 'report v/memonly.msgpack >/dev/null'
+# no loadable record: every Compute event's duration a string; a file cut inside its first record
+for k in 1 2 3; do
+	printf 'trace: {"name": "Compute", "timestamp": 1000, "process_id": "h", "thread_id": "worker-h-0", '
+	printf '"data": {"key": "a-%s", "name": "a"}, "duration": "x"}\n' "$k"
+done >allbad.txt
+printf '\000\000\000' >cut3.msgpack
+"$BIN" --print --no-index --color never --dasf allbad.txt >allbad.out 2>allbad.err
+allbad_rc=$?
+"$BIN" --print --no-index --color never --dasf cut3.msgpack >cut3.out 2>cut3.err
+cut3_rc=$?
+tap_check "no loadable record: exit 1, nothing found (no 'No findings' report), the diagnostics still said" \
+	'[ "$allbad_rc" = 1 ] && [ "$cut3_rc" = 1 ] && ! grep -q "No findings" allbad.out cut3.out &&
+	 grep -q "^No steps or trace found in .allbad.txt.\.$" allbad.err && grep -q "duration" allbad.err &&
+	 grep -q "^No steps or trace found in .cut3.msgpack.\.$" cut3.err && grep -q "truncated" cut3.err'
 # a 10-byte task input (gen_dasf legacy's b-1): 1e-05 MB, not 0.000
 "$B/gen_dasf" legacy leg.txt && report leg.txt >leg.out
 tap_check "the report's Memory MB of a 10-byte size: 1e-05, not 0.000" \
