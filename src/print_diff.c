@@ -118,6 +118,10 @@ static void pytscope_diff(FILE *f, const struct print_opts *po, const struct pyd
 	sgr_fputs(f, po->color, SGR_BOLD, safe);
 	free(safe);
 	free(head);
+	if (d->lowest_differ && d->rank_a == d->rank_b) /* never in pytscope's single-rank layout */
+		fprintf(f, "  (metrics of rank %d: the lowest rank both runs have)", d->rank_a);
+	else if (d->lowest_differ)
+		fprintf(f, "  (A's rank %d, B's rank %d: no rank in both runs)", d->rank_a, d->rank_b);
 	fputs("\n\n", f);
 	field_lines(f, po, "Environment diffs:", d->env, d->nenv);
 	fputc('\n', f);
@@ -214,6 +218,8 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 		head);
 	free(head);
 	if (*scope)
+		fprintf(f, "  %s\n", scope);
+	if (r && compare_warmup_scope(c, scope, sizeof(scope)))
 		fprintf(f, "  %s\n", scope);
 	quality_notes(f, c);
 	if (!r)
@@ -319,7 +325,9 @@ static void scope_note(FILE *f, struct compare *c)
 
 static void section_budget(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	char *head = xasprintf("BUDGET — ms per step record and %% of rank wall, A -> B (%s)", compare_sides_whole(c));
+	char whole[CMP_TEXT_MAX];
+	char *head = xasprintf("BUDGET — ms per step record and %% of rank wall, A -> B (%s)",
+			       compare_budget_whole(c, whole, sizeof(whole)));
 	heading(f, po, SGR_YELLOW, head);
 	free(head);
 	scope_note(f, c);
@@ -360,6 +368,9 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 	heading(f, po, SGR_YELLOW, head);
 	free(head);
 	scope_note(f, c);
+	char kscope[CMP_TEXT_MAX];
+	if (!compare_kernel_scope(c, kscope, sizeof(kscope)))
+		fprintf(f, "  %s\n", kscope);
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",
 							     "total B us", "delta us", "kernel" };

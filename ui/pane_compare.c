@@ -297,16 +297,33 @@ static unsigned cp_handle(void *priv, struct app *app, enum action a)
 	}
 }
 
+/* The status row: how a pair without ranks is compared, else what the scope line's
+ * "compared:" says (compare_scope): "0 of 4 common ranks, 0 common steps (nothing to
+ * compare)", "4 common ranks, 58-60 common steps per rank (steps 0-59)". */
 static void cp_status(void *priv, struct app *app, char *buf, size_t n)
 {
 	const struct cmp_ranks *r = compare_ranks(app->cmp);
-	if (compare_by_what(app->cmp))
+	buf[0] = '\0';
+	if (compare_by_what(app->cmp)) {
 		snprintf(buf, n, "compare: %s", compare_by_what(app->cmp));
-	else if (!r)
+		return;
+	}
+	if (!r) {
 		snprintf(buf, n, "compare: step times not compared");
+		return;
+	}
+	text_appendf(buf, n, "compare: ");
+	if (r->ncompared_ranks - r->nunmeasured < r->ncommon_ranks)
+		text_appendf(buf, n, "%zu of ", r->ncompared_ranks - r->nunmeasured);
+	text_appendf(buf, n, "%zu common rank%s, ", r->ncommon_ranks, r->ncommon_ranks == 1 ? "" : "s");
+	if (!r->ncommon)
+		text_appendf(buf, n, "0 common steps (nothing to compare)");
+	else if (r->ncommon_min == r->ncommon)
+		text_appendf(buf, n, "%zu common step%s (steps %ld-%ld)", r->ncommon, r->ncommon == 1 ? "" : "s", r->lo,
+			     r->hi);
 	else
-		snprintf(buf, n, "compare: %zu common rank%s, %zu common step%s (%ld-%ld)", r->ncommon_ranks,
-			 r->ncommon_ranks == 1 ? "" : "s", r->ncommon, r->ncommon == 1 ? "" : "s", r->lo, r->hi);
+		text_appendf(buf, n, "%zu-%zu common steps per rank (steps %ld-%ld)", r->ncommon_min, r->ncommon, r->lo,
+			     r->hi);
 }
 
 /* The hint row: Enter opens a changed rank's row of the B - A heatmap. */

@@ -163,23 +163,6 @@ void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n)
 		text_appendf(buf, n, ", and %zu more rank%s", more, more == 1 ? "" : "s");
 }
 
-/* run.json keys that define the work of a step: config keys (batch size, model, sequence
- * length), then environment keys (the GPU and how many). */
-static bool workload_key(const char *key, bool env)
-{
-	static const char *const config[] = { "model", "model_name", "model_id", "batch_size", "global_batch_size",
-					      "micro_batch_size", "train_batch_size", "per_device_train_batch_size",
-					      "seq_len", "seq_length", "sequence_length", "max_seq_len",
-					      "max_seq_length", "block_size", "context_length" };
-	static const char *const environment[] = { "gpu", "gpu_count" };
-	const char *const *k = env ? environment : config;
-	size_t n = env ? ARRAY_LEN(environment) : ARRAY_LEN(config);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(key, k[i]) == 0)
-			return true;
-	return false;
-}
-
 /* s without its surrounding white space: *len bytes from the returned pointer. */
 static const char *trimmed(const char *s, size_t *len)
 {
@@ -229,13 +212,12 @@ static bool same_value(const struct cmp_field *f)
 	return same_text(f->a, f->b);
 }
 
-/* The workload keys among fields f that both sides set to different values (same_value),
- * as "key a -> b" (sanitized). */
-static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size_t nf, bool env)
+/* The workload keys (pydiff.workload) that both sides set to different values
+ * (same_value), as "key a -> b" (sanitized). */
+static void workload_fields(char *buf, size_t n, const struct cmp_field *f, size_t nf)
 {
 	for (size_t i = 0; i < nf; i++) {
-		if (!workload_key(f[i].key, env) || !strcmp(f[i].a, "<absent>") || !strcmp(f[i].b, "<absent>") ||
-		    same_value(&f[i]))
+		if (!strcmp(f[i].a, "<absent>") || !strcmp(f[i].b, "<absent>") || same_value(&f[i]))
 			continue;
 		char *k = text_sanitize_dup(f[i].key, 0), *a = text_sanitize_dup(f[i].a, 0);
 		char *b = text_sanitize_dup(f[i].b, 0);
@@ -293,8 +275,7 @@ static const char *workload_text(struct compare *c)
 	char buf[512] = "";
 	const struct pydiff *d = strcmp(c->family, "steps") == 0 ? compare_pydiff(c) : NULL;
 	if (d) {
-		workload_fields(buf, sizeof(buf), d->config, d->nconfig, false);
-		workload_fields(buf, sizeof(buf), d->env, d->nenv, true);
+		workload_fields(buf, sizeof(buf), d->workload, d->nworkload);
 		const struct steps_meta *ma = steps_rank_meta(c->a->steps, 0), *mb = steps_rank_meta(c->b->steps, 0);
 		if (ma && mb && ma->has_world && mb->has_world && ma->world_size != mb->world_size)
 			text_appendf(buf, sizeof(buf), "%sworld_size %ld -> %ld", *buf ? ", " : "", ma->world_size,
@@ -401,26 +382,38 @@ static void verdict_judged(const struct cmp_ranks *r, bool left, const char *wor
 	}
 }
 
-static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+/* Why the ranks' times were not set side by side (no common step, no time measured, a
+ * phase on one side only) into buf; false when they were. */
+static bool verdict_uncompared(const struct cmp_ranks *r, char *buf, size_t n)
 {
 	if (!r->ncommon || !r->ncommon_ranks) {
 		verdict_none(r, buf, n);
-		return;
-	}
-	if (r->unmeasured) { /* zeros are no time: nothing to call faster, slower or the same */
+	} else if (r->unmeasured) { /* zeros are no time: nothing to call faster, slower or the same */
 		const char *what = r->by_step_time ? "step time" : "compute";
 		snprintf(buf, n, "%s not compared: every compared rank's %s is 0 in %s at every common step (no time "
 			 "measured)", r->by_step_time ? "step times" : "compute times", what, r->unmeasured);
-		return;
+	} else if (r->one_side[0]) { /* a phase missing on a side is no time, not 0 s */
+		snprintf(buf, n, "step times not judged: %s, so A's and B's times add up different phases",
+			 r->one_side);
+	} else {
+		return false;
 	}
-	if (r->identical)
+	return true;
+}
+
+static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
+{
+	bool compared = !verdict_uncompared(r, buf, n), judged = compared && !r->identical && r->judged;
+	if (compared && r->identical)
 		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
 			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
-	else if (!r->judged)
+	else if (compared && !judged)
 		verdict_not_judged(r, buf, n);
-	else
-		verdict_judged(r, left, workload, buf, n);
-	if (r->step_time_why) /* what the ranks were compared by */
+	else if (judged)
+		verdict_judged(r, left, workload, buf, n); /* names the workload itself */
+	if (*workload && !judged) /* the times, the same or not, are of other work per step */
+		text_appendf(buf, n, "; the workload differs (%s): not a like-for-like comparison", workload);
+	if (compared && r->step_time_why) /* what the ranks were compared by */
 		text_appendf(buf, n, "; ranks judged by step time: %s", r->step_time_why);
 }
 
@@ -468,6 +461,34 @@ const char *compare_sides_whole(const struct compare *c)
 	char subset[CMP_TEXT_MAX];
 	return compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded and all steps of each side"
 							  : "all ranks and steps of each side";
+}
+
+/* --warmup N of a step pair (both sides open with the same options), else 0. */
+static long steps_warmup(const struct compare *c)
+{
+	return strcmp(c->family, "steps") == 0 && c->a->opts && c->a->opts->warmup > 0 ? c->a->opts->warmup : 0;
+}
+
+const char *compare_budget_whole(const struct compare *c, char *buf, size_t n)
+{
+	long w = steps_warmup(c);
+	if (!w)
+		return compare_sides_whole(c);
+	char subset[CMP_TEXT_MAX];
+	snprintf(buf, n, "%s of each side, each rank's step records after --warmup %ld",
+		 compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded" : "all ranks", w);
+	return buf;
+}
+
+bool compare_warmup_scope(const struct compare *c, char *buf, size_t n)
+{
+	long w = steps_warmup(c);
+	buf[0] = '\0';
+	if (w)
+		snprintf(buf, n, "--warmup %ld not applied here: the ranks are compared over every common step, as the "
+			 "distributed analysis reads them; the pytscope metrics and the budget skip the first %ld step "
+			 "records of each rank they read", w, w);
+	return w > 0;
 }
 
 void compare_scope(struct compare *c, char *buf, size_t n)
@@ -595,6 +616,8 @@ void compare_summary(struct compare *c, struct summary *s)
 	summary_add(s, TONE_NORMAL, "B", "%s (%s)", c->b->name ? c->b->name : "-", c->b->path ? c->b->path : "-");
 	compare_scope(c, buf, sizeof(buf));
 	summary_add_long(s, TONE_WARN, "scope", buf, false);
+	if (r && compare_warmup_scope(c, buf, sizeof(buf)))
+		summary_add_long(s, TONE_NORMAL, "warmup", buf, true);
 	summary_trace_env(c, s);
 	if (strcmp(c->family, "dasf") == 0)
 		compare_dasf_summary(c, s);

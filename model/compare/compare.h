@@ -5,7 +5,8 @@
  * the analyses of the pair, each computed on first call and memoized (not thread-safe:
  * one thread, as the run analyzers):
  *   - pytscope 0.2.1's `diff` (pytscope.md §6.8) over the lowest rank of each side:
- *     environment and config differences, six metrics, first loss divergence, notes;
+ *     environment and config differences, six metrics, first loss divergence, notes (the
+ *     metrics and losses of the lowest rank both have when those differ);
  *   - per-rank deltas over the common part: ranks matched by rank id, each rank compared
  *     over the step numbers it has in both runs (not only the steps every rank has);
  *     different world sizes or step ranges are stated, and what was left out (ranks of
@@ -29,7 +30,9 @@
  * "no difference". A side whose every compared value is 0 measured no time: nothing is
  * judged (cmp_ranks.unmeasured); a rank whose every compared value is 0 on a side, the
  * others measuring time, is not judged nor part of the wall (cmp_rank.unmeasured: "not
- * compared: rank 3 (no time measured in A)"). The per-step wall (the slowest common rank's
+ * compared: rank 3 (no time measured in A)"). A side that records the other's phases and
+ * more (the other stopped recording a phase: its time is missing there, not 0) is not
+ * judged either, the phases named (cmp_ranks.one_side). The per-step wall (the slowest common rank's
  * compute plus the largest comm of the common ranks; by step time, the slowest common rank's
  * step time), over the steps every common rank has in both runs, is tested the same way for
  * the headline; not when a side's mean wall is not above 0 (no time measured).
@@ -91,8 +94,21 @@ struct cmp_metric {
 
 struct pydiff {
 	char *name_a, *name_b;    /* run.json name (Python str of it), else "A" / "B" */
+	/* The rank of each side whose metrics and losses are read (run.json is always each
+	 * side's lowest rank's): each side's lowest; when their ids differ (lowest_differ),
+	 * the lowest rank id both have step records of, else each side's lowest still
+	 * (rank_a != rank_b: not judged, different ranks' losses are not expected to match).
+	 * pytscope's single-rank layout: index 0 each. */
+	size_t ri_a, ri_b;        /* rank indexes (steps.h) */
+	int rank_a, rank_b;       /* their ids */
+	bool lowest_differ;
 	struct cmp_field *env, *config;
 	size_t nenv, nconfig;
+	/* The workload keys (WORKLOAD, below) whose values differ as Python compares them,
+	 * "<absent>" on a side without: config's at any depth, keyed by their path from
+	 * config ("train.batch_size"), then the environment's. */
+	struct cmp_field *workload;
+	size_t nworkload;
 	struct cmp_metric metric[CMP_NMETRICS];
 	long first_divergence;    /* index into the loss list, -1 when none */
 	bool identical;           /* losses non-empty and equal */
@@ -174,14 +190,14 @@ struct cmp_ranks {
 	long lo, hi;              /* first and last step compared on some rank (-1: none) */
 	size_t nleft;             /* common ranks with steps in one run only (left out) */
 	bool has_wall;
-	char no_wall[112];        /* why not, when !has_wall ("one side has a single rank", "the
+	char no_wall[160];        /* why not, when !has_wall ("one side has a single rank", "the
 	                           * step wall of A is 0 at every such step: no time measured") */
 	size_t nwall;             /* steps of the wall: every compared rank has them in both */
 	long wall_lo, wall_hi;    /* their range */
 	double a_wall_ms, b_wall_ms, wall_noise_ms; /* mean wall per common step */
 	bool slower, faster, identical; /* B vs A per step (noise-aware); identical: every d = 0 */
-	bool judged;              /* ncommon >= CMP_MIN_STEPS and no side unmeasured: the
-	                           * regression test ran */
+	bool judged;              /* ncommon >= CMP_MIN_STEPS, no side unmeasured and no phase
+	                           * on one side only (one_side): the regression test ran */
 	bool by_step_time;        /* the ranks' series is their step time, not compute */
 	const char *step_time_why; /* why ranks of several ranks are compared by step time, not
 	                           * compute ("no compute to weigh in B", "compute leaves out
@@ -189,6 +205,10 @@ struct cmp_ranks {
 	const char *unmeasured;   /* "A", "B", "A and B": every value compared is 0 on that side
 	                           * (no time measured), or "A or B": each rank's on one side or
 	                           * the other: nothing judged; NULL */
+	char one_side[160];       /* "phase data recorded in A only": one side records the other's
+	                           * phases and these too (the other stopped recording them: their
+	                           * time is missing there, not 0), so no rank is judged, nor the
+	                           * step wall compared (no_wall says it); "" */
 };
 /* NULL when a side has no step records at all. */
 const struct cmp_ranks *compare_ranks(struct compare *c);
@@ -213,6 +233,15 @@ bool compare_subset(const struct compare *c, char *buf, size_t n);
 /* What a figure over each side whole covers: "all ranks and steps of each side", or, when
  * --ranks left ranks out (compare_subset), "the ranks loaded and all steps of each side". */
 const char *compare_sides_whole(const struct compare *c);
+/* What the budget of each side whole covers: compare_sides_whole(), or under --warmup N
+ * (a step pair) "all ranks of each side, each rank's step records after --warmup N"
+ * (the ranks loaded, under --ranks), in buf. */
+const char *compare_budget_whole(const struct compare *c, char *buf, size_t n);
+/* Under --warmup N (a step pair), what it leaves as it is, in buf and true: the
+ * per-rank comparison and its step wall read every common step (as the distributed
+ * analysis, which no warmup slices), the pytscope metrics and the budget skip each
+ * rank's first N records; false, buf "", without --warmup. */
+bool compare_warmup_scope(const struct compare *c, char *buf, size_t n);
 /* What differs in scope: world sizes, step ranges, and what was not compared ("" when
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
@@ -220,10 +249,11 @@ void compare_scope(struct compare *c, char *buf, size_t n);
  * run.json (pytscope's diff, compare_pydiff): the config keys batch size, model and
  * sequence length (model, model_name, model_id, batch_size, global_batch_size,
  * micro_batch_size, train_batch_size, per_device_train_batch_size, seq_len, seq_length,
- * sequence_length, max_seq_len, max_seq_length, block_size, context_length), the
- * environment's gpu and gpu_count, and world_size, each that both sides set, as
- * "batch_size 16 -> 32, gpu A -> B" (sanitized); for a sweep pair the GenAI-Perf workload
- * keys (sweep.h enum sweep_wl) that both record, each side's values ("model a -> a / b");
+ * sequence_length, max_seq_len, max_seq_length, block_size, context_length) at any depth
+ * of config ("train.batch_size"), the environment's gpu and gpu_count, and world_size,
+ * each that both sides set, as "batch_size 16 -> 32, gpu A -> B" (sanitized); for a sweep
+ * pair the GenAI-Perf workload keys (sweep.h enum sweep_wl) that both record, each side's
+ * values ("model a -> a / b");
  * for a trace pair the lowest rank's trace's gpu and distributedInfo world_size, each
  * that both record; "" when none (or a DASF pair). Then
  * per-step times are not like for like: the verdict says so and calls no rank regressed
@@ -237,8 +267,8 @@ const char *compare_change_word(bool regressed, bool unlike);
 /* What the comparison left out, as "rank 3 (no step records in B), ranks 4-7 (only in
  * B), rank 2 steps 100-199 (100 only in A)" ("" when nothing). */
 void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n);
-/* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, the
- * step wall of both runs, the findings new / resolved / persisting and pytscope's
+/* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, what
+ * --warmup leaves as it is (compare_warmup_scope), the step wall of both runs, the findings new / resolved / persisting and pytscope's
  * reproducibility notes (flagged prose: whole sentences). A verdict or scope longer than a
  * summary line goes on as lines under the key "", cut between clauses, never mid-word;
  * the verdict's lines are prose too. */

@@ -10,7 +10,9 @@
  * tasks with one. The tasks of a function are not paired across runs, so the test is
  * Welch's: B's mean minus A's against 3 standard errors, sqrt(var_A/n_A + var_B/n_B), and
  * against 1% of A's mean, with CMP_MIN_STEPS tasks on each side (else "n/a": not judged).
- * Owns the view diff_functions, the verdict and the Overview's lines of such a pair. */
+ * Owns the view diff_functions, the verdict and the Overview's lines of such a pair; the
+ * verdict of identical runs claims the same task times only of functions with a duration,
+ * and names those without one as not compared. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,13 +304,56 @@ static void total_clause(const struct cmp_fns *m, char *buf, size_t n)
 static void slower_sentence(const struct cmp_fns *m, char *buf, size_t n)
 {
 	const struct cmp_fn *f = &m->v[0];
-	char a[32], b[32];
-	snprintf(buf, n, "function %s%s slower in B: mean task %s -> %s (%+.1f%%, %zu tasks in B)", f->name,
+	char a[32], b[32], *name = text_sanitize_dup(f->name, 0);
+	snprintf(buf, n, "function %s%s slower in B: mean task %s -> %s (%+.1f%%, %zu tasks in B)", name,
 		 dasf_group_mark(f->stripped), units_seconds(f->a.mean, a, sizeof(a)), units_seconds(f->b.mean, b, sizeof(b)),
 		 pct_change(f->a.mean, f->b.mean), f->b.n);
+	free(name);
 	size_t k = strlen(buf);
 	if (m->nslower > 1 && k < n)
 		snprintf(buf + k, n - k, " (%zu functions slower)", m->nslower);
+}
+
+enum { UNTIMED_NAMED = 6 };
+
+/* The functions of both runs with no task that has a duration on a side, appended to buf
+ * ("a, b and 3 more"; sanitized). Returns their count. */
+static size_t untimed_fns(const struct cmp_fns *m, char *buf, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct cmp_fn *f = &m->v[i];
+		if (!f->in_a || !f->in_b || (f->a.n && f->b.n))
+			continue;
+		if (k++ >= UNTIMED_NAMED)
+			continue;
+		char *name = text_sanitize_dup(f->name, 0);
+		text_appendf(buf, n, "%s%s%s", k > 1 ? ", " : "", name, dasf_group_mark(f->stripped));
+		free(name);
+	}
+	if (k > UNTIMED_NAMED)
+		text_appendf(buf, n, " and %zu more", k - UNTIMED_NAMED);
+	return k;
+}
+
+/* Two identical runs: the same task times, but never of a function without a duration
+ * (not compared, named). Returns the verdict's code (compare_dasf_verdict). */
+static int identical_sentence(const struct cmp_fns *m, char *buf, size_t n)
+{
+	char names[512] = "";
+	size_t k = untimed_fns(m, names, sizeof(names));
+	if (!k) {
+		snprintf(buf, n, "no difference: the same task times for all %zu function%s", m->n,
+			 m->n == 1 ? "" : "s");
+		return 0;
+	}
+	if (k == m->n)
+		snprintf(buf, n, "task times not compared: no task of the %zu function%s has a duration", m->n,
+			 m->n == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "no difference: the same task times for %zu of %zu functions", m->n - k, m->n);
+	text_appendf(buf, n, "; not compared: %s (no task with a duration)", names);
+	return 2;
 }
 
 int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
@@ -318,10 +363,8 @@ int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
 		snprintf(buf, n, "task profiles not compared: %s has no DASF task event", !m->nga ? "A" : "B");
 		return -1;
 	}
-	if (m->identical) {
-		snprintf(buf, n, "no difference: the same task times for all %zu function%s", m->n, m->n == 1 ? "" : "s");
-		return 0;
-	}
+	if (m->identical)
+		return identical_sentence(m, buf, n);
 	int rc = 2;
 	if (m->nslower) {
 		slower_sentence(m, buf, n);

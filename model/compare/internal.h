@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* internal.h: what the files of model/compare/ share and nobody else sees: the memo of
- * a comparison's analyses, the pytscope diff's constructor, the DASF pair's view. */
+ * a comparison's analyses, the pytscope diff's constructor, the sweep and DASF pairs' views. */
 #ifndef MODEL_COMPARE_INTERNAL_H
 #define MODEL_COMPARE_INTERNAL_H
 
@@ -41,6 +41,9 @@ int compare_series(struct compare *c, const char **why);
 
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);
+
+/* sweep.c: the view diff_sweep (views.h compare_views). */
+struct table *compare_build_diff_sweep(struct compare *c, char *err, size_t errn);
 
 /* dasf.c: the view diff_functions (views.h compare_views) and the memo's release. */
 struct table *compare_build_diff_functions(struct compare *c, char *err, size_t errn);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* pydiff.c: pytscope 0.2.1's `diff_runs` (pytscope.md §6.8) over the lowest rank of each
- * side: run.json read back as Python values (equality as Python's `!=`: 1 == 1.0 ==
- * True, nested NaN equal to itself as json's singleton is), printed as pytscope's
- * `_fmt` does (str(), repr() inside containers, %.4g for floats); the six metrics; the
- * first loss divergence (an index into the loss list); the notes in their order. */
+ * side (its metrics and losses, when their ids differ, of the lowest rank both have: a
+ * different rank's losses are no reproducibility test): run.json read back as Python values (equality as Python's
+ * `!=`: 1 == 1.0 == True, nested NaN equal to itself as json's singleton is), printed as
+ * pytscope's `_fmt` does (str(), repr() inside containers, %.4g for floats); the six
+ * metrics; the first loss divergence (an index into the loss list); the notes in their
+ * order; the run.json workload keys that differ (compare.h WORKLOAD), nested in config
+ * too. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -441,15 +444,64 @@ static struct cmp_field *dict_diffs(const struct members *a, const struct member
 	return out;
 }
 
+/* ---- the workload keys (compare.h WORKLOAD) ----------------------------------------------- */
+
+/* run.json keys that define the work of a step: config keys (batch size, model, sequence
+ * length), then environment keys (the GPU and how many). */
+static bool workload_key(const char *key, bool env)
+{
+	static const char *const config[] = { "model", "model_name", "model_id", "batch_size", "global_batch_size",
+					      "micro_batch_size", "train_batch_size", "per_device_train_batch_size",
+					      "seq_len", "seq_length", "sequence_length", "max_seq_len",
+					      "max_seq_length", "block_size", "context_length" };
+	static const char *const environment[] = { "gpu", "gpu_count" };
+	const char *const *k = env ? environment : config;
+	size_t n = env ? ARRAY_LEN(environment) : ARRAY_LEN(config);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(key, k[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The workload keys of config object obj at any depth into out, keyed by their dotted
+ * path from config ("train.batch_size"; prefix: obj's, "" at the top): a workload key's
+ * value whatever it holds, any other object walked into. */
+static void config_workload(const struct json_doc *d, int obj, const char *prefix, struct members *out)
+{
+	if (obj < 0 || !json_is_object(d, obj))
+		return;
+	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+		char *key = json_strdup(d, k);
+		char *path = *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
+		if (workload_key(key, false)) {
+			members_put(out, path, (struct pv){ d, k + 1 });
+		} else {
+			config_workload(d, k + 1, path, out);
+			free(path);
+		}
+		free(key);
+	}
+}
+
+/* The environment's workload keys (top level: gpu, gpu_count) of members env into out. */
+static void env_workload(const struct members *env, struct members *out)
+{
+	for (size_t i = 0; i < env->n; i++)
+		if (workload_key(env->m[i].key, true))
+			members_put(out, xstrdup(env->m[i].key), env->m[i].v);
+}
+
 /* ---- one side -------------------------------------------------------------------------------- */
 
 struct side {
 	struct json_doc doc;
 	bool parsed;
 	struct members env, config;
+	struct members work_config, work_env; /* the workload keys (config_workload, env_workload) */
 	int name;                 /* token of "name", -1 */
 };
 
+/* The side's run.json: its lowest rank's, the one a load keeps whole (steps.h). */
 static void side_open(struct side *s, struct run *run)
 {
 	json_doc_init(&s->doc);
@@ -461,12 +513,16 @@ static void side_open(struct side *s, struct run *run)
 	s->name = json_get(&s->doc, 0, "name");
 	members_of(&s->doc, json_get(&s->doc, 0, "environment"), true, &s->env);
 	members_of(&s->doc, json_get(&s->doc, 0, "config"), false, &s->config);
+	config_workload(&s->doc, json_get(&s->doc, 0, "config"), "", &s->work_config);
+	env_workload(&s->env, &s->work_env);
 }
 
 static void side_close(struct side *s)
 {
 	members_free(&s->env);
 	members_free(&s->config);
+	members_free(&s->work_config);
+	members_free(&s->work_env);
 	json_doc_free(&s->doc);
 }
 
@@ -481,18 +537,29 @@ static char *side_name(const struct side *s, const char *dflt)
 
 /* ---- metrics, losses, notes ---------------------------------------------------------------- */
 
+/* A loss as both sides keep it: a rank other than its run's lowest keeps its scalars as
+ * float32 (steps.h), so when a side's compared rank is not its lowest (lowest_differ, a
+ * rank in common) both sides' losses are rounded to float32, never a difference of their
+ * storage. */
+static double loss_kept(const struct pydiff *d, double x)
+{
+	return d->lowest_differ && d->rank_a == d->rank_b ? (double)(float)x : x;
+}
+
 static void metrics(struct pydiff *d, struct run *a, struct run *b)
 {
 	static const char *const key[CMP_NMETRICS] = { "final_loss", "best_loss", "mean_step_ms",
 						       "steps_per_sec", "peak_alloc_mb", "n_steps" };
 	struct run *side[2] = { a, b };
+	size_t ri[2] = { d->ri_a, d->ri_b };
 	for (int i = 0; i < CMP_NMETRICS; i++)
 		d->metric[i].key = key[i];
 	for (int s = 0; s < 2; s++) {
-		const struct convergence *cv = analysis_convergence(side[s], 0);
-		const struct timing *t = analysis_timing(side[s], 0);
-		const struct memory *m = analysis_memory(side[s], 0);
-		double v[CMP_NMETRICS] = { cv && cv->has_final ? cv->final_loss : 0, cv && cv->has_final ? cv->best_loss : 0,
+		const struct convergence *cv = analysis_convergence(side[s], ri[s]);
+		const struct timing *t = analysis_timing(side[s], ri[s]);
+		const struct memory *m = analysis_memory(side[s], ri[s]);
+		double v[CMP_NMETRICS] = { cv && cv->has_final ? loss_kept(d, cv->final_loss) : 0,
+					   cv && cv->has_final ? loss_kept(d, cv->best_loss) : 0,
 					   t ? t->mean_step_time * 1e3 : 0, t ? t->steps_per_sec : 0,
 					   m && m->has_memory ? m->peak_alloc / (1024.0 * 1024.0) : 0, t ? (double)t->n : 0 };
 		bool has[CMP_NMETRICS] = { cv && cv->has_final, cv && cv->has_final, t != NULL, t != NULL,
@@ -506,11 +573,11 @@ static void metrics(struct pydiff *d, struct run *a, struct run *b)
 
 static void losses(struct pydiff *d, struct run *a, struct run *b)
 {
-	const struct convergence *ca = analysis_convergence(a, 0), *cb = analysis_convergence(b, 0);
+	const struct convergence *ca = analysis_convergence(a, d->ri_a), *cb = analysis_convergence(b, d->ri_b);
 	size_t na = ca ? ca->nloss : 0, nb = cb ? cb->nloss : 0, n = na < nb ? na : nb;
 	d->first_divergence = -1;
 	for (size_t i = 0; i < n; i++)
-		if (ca->loss[i] != cb->loss[i]) { /* exact !=, so NaN always differs */
+		if (loss_kept(d, ca->loss[i]) != loss_kept(d, cb->loss[i])) { /* exact !=, so NaN always differs */
 			d->first_divergence = (long)i;
 			break;
 		}
@@ -521,7 +588,8 @@ static void losses(struct pydiff *d, struct run *a, struct run *b)
 	d->nloss_b = nb;
 	d->identical = na > 0 && na == nb;
 	for (size_t i = 0; i < n && d->identical; i++)
-		d->identical = ca->loss[i] == cb->loss[i] || (isnan(ca->loss[i]) && isnan(cb->loss[i]));
+		d->identical = loss_kept(d, ca->loss[i]) == loss_kept(d, cb->loss[i]) ||
+			       (isnan(ca->loss[i]) && isnan(cb->loss[i]));
 }
 
 /* s appended to the notes v[0..*n) unless they have it (deduplicated, keeping the first). */
@@ -603,6 +671,10 @@ static const char *unjudged(const struct pydiff *d, const struct side *sa, const
 		side_named(who, sizeof(who), d, !sa->parsed);
 		snprintf(buf, n, "Reproducibility not judged: %s has no readable run.json, so its environment and config are not "
 			 "known.", who);
+	} else if (d->rank_a != d->rank_b) {
+		snprintf(buf, n, "Reproducibility not judged: A's lowest rank is rank %d and B's is rank %d, and no "
+			 "rank is in both runs; the losses of different ranks are not expected to match.", d->rank_a,
+			 d->rank_b);
 	} else if (!d->nloss_a && !d->nloss_b) {
 		snprintf(buf, n, "Reproducibility not judged: neither run records a loss, so no loss trajectories are "
 			 "compared.");
@@ -647,31 +719,66 @@ static void interpret(struct pydiff *d, const struct side *sa, const struct side
 	side_notes(d, sa, d->name_a);
 	side_notes(d, sb, d->name_b);
 	if (d->first_divergence >= 0 && !d->identical)
-		note(d, d->nloss_a && d->nloss_b ? TO_BOTH : TO_PYTSCOPE, "Loss trajectories first diverge at step %ld.",
-		     d->first_divergence);
+		note(d, d->nloss_a && d->nloss_b && d->rank_a == d->rank_b ? TO_BOTH : TO_PYTSCOPE,
+		     "Loss trajectories first diverge at step %ld.", d->first_divergence);
+}
+
+/* The rank whose metrics and losses each side gives (struct pydiff): each side's lowest,
+ * or when their ids differ the lowest rank id both have step records of, said in a note
+ * of tscope-tui's. */
+static void pick_ranks(struct pydiff *d, const struct steps_model *ma, const struct steps_model *mb)
+{
+	d->rank_a = steps_rank_id(ma, 0);
+	d->rank_b = steps_rank_id(mb, 0);
+	d->lowest_differ = d->rank_a != d->rank_b;
+	for (size_t i = 0; d->lowest_differ && i < steps_nranks(ma); i++) {
+		long j = steps_rank_index(mb, steps_rank_id(ma, i));
+		if (j < 0 || !steps_nrecords(ma, i) || !steps_nrecords(mb, (size_t)j))
+			continue;
+		d->ri_a = i;
+		d->ri_b = (size_t)j;
+		d->rank_a = d->rank_b = steps_rank_id(ma, i);
+		note(d, TO_NATIVE, "Metrics and losses of rank %d, the lowest rank both runs have (A's lowest rank "
+		     "is %d, B's is %d), its losses to float32 precision as kept for a rank above its run's lowest; "
+		     "run.json is each side's lowest rank's.", d->rank_a, steps_rank_id(ma, 0), steps_rank_id(mb, 0));
+		return;
+	}
+}
+
+static void fields_free(struct cmp_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].key);
+		free(f[i].a);
+		free(f[i].b);
+	}
+	free(f);
+}
+
+/* The workload keys that differ: config's (sorted by path), then the environment's. */
+static void workload_diffs(struct pydiff *d, const struct side *sa, const struct side *sb)
+{
+	size_t nc, ne;
+	struct cmp_field *c = dict_diffs(&sa->work_config, &sb->work_config, &sa->doc, &sb->doc, &nc);
+	struct cmp_field *e = dict_diffs(&sa->work_env, &sb->work_env, &sa->doc, &sb->doc, &ne);
+	d->workload = xrealloc(c, (nc + ne + 1) * sizeof(*c));
+	memcpy(d->workload + nc, e, ne * sizeof(*e));
+	d->nworkload = nc + ne;
+	free(e);
 }
 
 void pydiff_free(struct pydiff *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nenv; i++) {
-		free(d->env[i].key);
-		free(d->env[i].a);
-		free(d->env[i].b);
-	}
-	for (size_t i = 0; i < d->nconfig; i++) {
-		free(d->config[i].key);
-		free(d->config[i].a);
-		free(d->config[i].b);
-	}
+	fields_free(d->env, d->nenv);
+	fields_free(d->config, d->nconfig);
+	fields_free(d->workload, d->nworkload);
 	for (size_t i = 0; i < d->nnote; i++)
 		free(d->note[i]);
 	for (size_t i = 0; i < d->nnative; i++)
 		free(d->native[i]);
 	free(d->native);
-	free(d->env);
-	free(d->config);
 	free(d->note);
 	free(d->name_a);
 	free(d->name_b);
@@ -693,12 +800,14 @@ const struct pydiff *compare_pydiff(struct compare *c)
 		return NULL;
 	struct pydiff *d = xcalloc(1, sizeof(*d));
 	struct side sa = { 0 }, sb = { 0 };
+	pick_ranks(d, c->a->steps, c->b->steps);
 	side_open(&sa, c->a);
 	side_open(&sb, c->b);
 	d->name_a = side_name(&sa, "A");
 	d->name_b = side_name(&sb, "B");
 	d->env = dict_diffs(&sa.env, &sb.env, &sa.doc, &sb.doc, &d->nenv);
 	d->config = dict_diffs(&sa.config, &sb.config, &sa.doc, &sb.doc, &d->nconfig);
+	workload_diffs(d, &sa, &sb);
 	metrics(d, c->a, c->b);
 	losses(d, c->a, c->b);
 	interpret(d, &sa, &sb);

@@ -6,7 +6,8 @@
  * noise-aware regression test and its onset in B, the per-step wall over the common
  * ranks (or why there is none), a side or a rank that measured no time (not judged, out
  * of the wall and of the time lost: the others' time lost is then over the ranks that
- * measured some), and what the comparison left out. */
+ * measured some), a side that stopped recording a phase the other records (nothing
+ * judged: phases_one_side), and what the comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -355,17 +356,19 @@ static int cmp_regression(const void *x, const void *y, void *base)
 
 enum { PHASES_NAMED = 3 };
 
-/* The phases of m that compute leaves out (neither a compute phase nor comm, as in the
- * distributed analysis: analysis.h) that `other` has too (shared) or has not (!shared),
- * the first PHASES_NAMED named into buf (sanitized) with "and N more"; returns how many. */
-static size_t left_out_phases(const struct steps_model *m, const struct steps_model *other, bool shared, char *buf,
-			      size_t n)
+/* The phases of m that `other` has too (shared) or has not (!shared), of them only those
+ * compute leaves out when `outside` (neither a compute phase nor comm, as in the
+ * distributed analysis: analysis.h), the first PHASES_NAMED named into buf (sanitized)
+ * with "and N more"; returns how many. */
+static size_t phases_of(const struct steps_model *m, const struct steps_model *other, bool outside, bool shared,
+			char *buf, size_t n)
 {
 	size_t k = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < steps_nmetrics(m); i++) {
 		const struct metric_def *d = steps_metric(m, (int)i);
-		if (d->kind != METRIC_PHASE || analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0 ||
+		if (d->kind != METRIC_PHASE ||
+		    (outside && (analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0)) ||
 		    (steps_metric_find(other, METRIC_PHASE, d->name) >= 0) != shared)
 			continue;
 		if (k++ < PHASES_NAMED) {
@@ -387,9 +390,9 @@ static bool phases_outside_compute(const struct steps_model *ma, const struct st
 {
 	static const char *const whose[] = { "A and B", "A", "B" }, *const only[] = { "A and B", "A only", "B only" };
 	char names[3][128];
-	size_t k[3] = { left_out_phases(ma, mb, true, names[0], sizeof(names[0])),
-			left_out_phases(ma, mb, false, names[1], sizeof(names[1])),
-			left_out_phases(mb, ma, false, names[2], sizeof(names[2])) };
+	size_t k[3] = { phases_of(ma, mb, true, true, names[0], sizeof(names[0])),
+			phases_of(ma, mb, true, false, names[1], sizeof(names[1])),
+			phases_of(mb, ma, true, false, names[2], sizeof(names[2])) };
 	size_t total = k[0] + k[1] + k[2], groups = (k[0] > 0) + (k[1] > 0) + (k[2] > 0);
 	if (!total)
 		return false;
@@ -402,6 +405,23 @@ static bool phases_outside_compute(const struct steps_model *ma, const struct st
 		else
 			text_appendf(buf, n, "%s%s (%s)", shown++ ? ", " : "", names[g], only[g]);
 	}
+	return true;
+}
+
+/* When one side records the other's phases and more (the other stopped recording a phase:
+ * its time is missing there, not 0), the phases of that side only into buf ("phase data
+ * recorded in A only", sanitized) and true; false when each records a phase the other
+ * lacks (other names for the parts of a step: compare_series says so) or the same. */
+static bool phases_one_side(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
+{
+	char names[2][128], shared[128];
+	size_t ka = phases_of(ma, mb, false, false, names[0], sizeof(names[0]));
+	size_t kb = phases_of(mb, ma, false, false, names[1], sizeof(names[1]));
+	buf[0] = '\0';
+	if ((ka > 0) == (kb > 0) || !phases_of(ka ? mb : ma, ka ? ma : mb, false, true, shared, sizeof(shared)))
+		return false;
+	snprintf(buf, n, "phase%s %s recorded in %s only", ka + kb > 1 ? "s" : "", ka ? names[0] : names[1],
+		 ka ? "A" : "B");
 	return true;
 }
 
@@ -687,6 +707,17 @@ static void ranks_unmeasured(struct cmp_ranks *out, const char *side)
 		rank_unmeasured(&out->v[i], NULL);
 }
 
+/* One side records phases the other does not (phases_one_side, in out->one_side): the
+ * ranks' times add up other phases on each side, so no rank is judged nor the pair
+ * identical. */
+static void ranks_unjudged(struct cmp_ranks *out)
+{
+	out->judged = out->identical = false;
+	out->nregressed = out->nimproved = 0;
+	for (size_t i = 0; i < out->n; i++)
+		rank_unmeasured(&out->v[i], out->v[i].unmeasured);
+}
+
 /* The ranks of the step wall: the compared ones (ws, ws->n of them) but those that
  * measured no time on a side, counted in out->nunmeasured; ws keeps the others, in order. */
 static void wall_ranks(struct cmp_ranks *out, struct wall_set *ws)
@@ -774,14 +805,20 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		out->identical = false;
 	else if (!w.time_a || !w.time_b)
 		ranks_unmeasured(out, !w.time_a && !w.time_b ? "A and B" : !w.time_a ? "A" : "B");
+	else if (phases_one_side(ma, mb, out->one_side, sizeof(out->one_side)))
+		ranks_unjudged(out);
 	struct wall_set ws = { cra, crb, cri, out->ncompared_ranks };
 	if (!out->unmeasured)
 		wall_ranks(out, &ws);
 	if (!ws.n && out->ncompared_ranks) /* each rank measured nothing on one side or the other */
 		ranks_unmeasured(out, "A or B");
-	ranks_lost(out, a, b, &sa, &sb, &ws);
-	qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
-	wall_delta(out, a, b, &sa, cra, &sb, crb, ws.n, &al, &w);
+	if (out->one_side[0]) { /* each side's times add up other phases: no wall nor time lost to set side by side */
+		snprintf(out->no_wall, sizeof(out->no_wall), "%s", out->one_side);
+	} else {
+		ranks_lost(out, a, b, &sa, &sb, &ws);
+		qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);
+		wall_delta(out, a, b, &sa, cra, &sb, crb, ws.n, &al, &w);
+	}
 	free(al.ka);
 	free(al.kb);
 	analysis_phase_sets_free(&sa.ps);

@@ -3,9 +3,10 @@
  * and config differences, budget side by side, findings new/resolved/persisting, kernel
  * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too, the
  * other side's cells and the deltas empty; the largest change in total time first, an
- * increase or a decrease), sweep levels and the verdict of a sweep pair; DASF
- * functions are dasf.c's. Built from the compare analyses and from each run's own
- * views, joined here. */
+ * increase or a decrease; deltas not judged when the sides count other scopes), and the
+ * registry of the pair's views and tabs; sweep levels and a sweep pair's verdict are
+ * sweep.c's, DASF functions dasf.c's. Built from the compare analyses and from each run's
+ * own views, joined here. */
 #include "model/compare/views.h"
 
 #include <math.h>
@@ -194,7 +195,9 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	if (!a || !b)
 		return no_data(err, errn, a ? "B has no efficiency budget" : "A has no efficiency budget");
 	char title[160];
-	snprintf(title, sizeof(title), "Efficiency budget per step record, A vs B (%s)", compare_sides_whole(c));
+	char whole[CMP_TEXT_MAX];
+	snprintf(title, sizeof(title), "Efficiency budget per step record, A vs B (%s)",
+		 compare_budget_whole(c, whole, sizeof(whole)));
 	struct table *t = table_new("diff_budget", title);
 	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
 	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);
@@ -320,7 +323,9 @@ struct kcols {
 	int name, type, status, ac, bc, dc, at, bt, dt, am, bm, dm;
 };
 
-static void kernel_row(struct table *t, const struct kcols *c, const struct kagg *a, const struct kagg *b)
+/* judged: the sides count like scopes (compare_kernel_scope), else the deltas are empty. */
+static void kernel_row(struct table *t, const struct kcols *c, const struct kagg *a, const struct kagg *b,
+		       bool judged)
 {
 	const struct kagg *k = a ? a : b;
 	size_t row = table_add_row(t, (long)t->nrow);
@@ -329,16 +334,17 @@ static void kernel_row(struct table *t, const struct kcols *c, const struct kagg
 	table_set_text(t, row, c->status, a && b ? "both" : a ? "only_in_A" : "only_in_B");
 	/* the side without the kernel: its cells and the deltas empty (missing, not 0), as
 	 * diff_functions' */
+	bool both = a && b && judged;
 	double ac = a ? a->count : 0, bc = b ? b->count : 0, at = a ? a->sum_us : 0, bt = b ? b->sum_us : 0;
 	table_set_num_opt(t, row, c->ac, ac, a);
 	table_set_num_opt(t, row, c->bc, bc, b);
-	table_set_num_opt(t, row, c->dc, bc - ac, a && b);
+	table_set_num_opt(t, row, c->dc, bc - ac, both);
 	table_set_num_opt(t, row, c->at, at, a);
 	table_set_num_opt(t, row, c->bt, bt, b);
-	table_set_num_opt(t, row, c->dt, bt - at, a && b);
+	table_set_num_opt(t, row, c->dt, bt - at, both);
 	table_set_num_opt(t, row, c->am, ac > 0 ? at / ac : 0, ac > 0);
 	table_set_num_opt(t, row, c->bm, bc > 0 ? bt / bc : 0, bc > 0);
-	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, ac > 0 && bc > 0);
+	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, both && ac > 0 && bc > 0);
 }
 
 /* A kernel of A and/or B (NULL on the side that lacks it). */
@@ -353,16 +359,107 @@ static double kpair_delta(const struct kpair *p)
 
 /* The largest change in total time first, an increase or a decrease (a kernel of one side
  * only by its total there: the time that appeared or went away, its delta cells empty);
- * then by name, type. */
-static int kpair_order(const void *x, const void *y)
+ * when the deltas are not judged (*unlike: the sides count other scopes), the larger
+ * total first; then by name, type. */
+static int kpair_order(const void *x, const void *y, void *unlike)
 {
 	const struct kpair *p = x, *q = y;
 	double dp = fabs(kpair_delta(p)), dq = fabs(kpair_delta(q));
+	if (*(const bool *)unlike) {
+		dp = fmax(p->a ? p->a->sum_us : 0, p->b ? p->b->sum_us : 0);
+		dq = fmax(q->a ? q->a->sum_us : 0, q->b ? q->b->sum_us : 0);
+	}
 	if (dp != dq)
 		return dp < dq ? 1 : -1;
 	const struct kagg *kp = p->a ? p->a : p->b, *kq = q->a ? q->a : q->b;
 	int r = strcmp(kp->name, kq->name);
 	return r ? r : strcmp(kp->type, kq->type);
+}
+
+/* What one side's kernels are counted over (HTA's event set, per rank: model/trace/trace.h):
+ * the ranks with ProfilerStep spans (stepped), lo-hi profiler steps counted on each
+ * (HTA leaves out the last of a rank of two or more: dropped, any), and the ranks without
+ * one, counted whole (whole). */
+struct kscope {
+	size_t stepped, whole;
+	size_t lo, hi;
+	bool dropped;
+};
+
+static int cmp_long(const void *x, const void *y)
+{
+	long a = *(const long *)x, b = *(const long *)y;
+	return (a > b) - (a < b);
+}
+
+/* The distinct ProfilerStep numbers of rank r. */
+static size_t rank_steps(const struct trace_rank *r)
+{
+	long *v = xmalloc((r->nstep + 1) * sizeof(*v));
+	for (size_t s = 0; s < r->nstep; s++)
+		v[s] = r->step[s].step;
+	qsort(v, r->nstep, sizeof(*v), cmp_long);
+	size_t n = 0;
+	for (size_t s = 0; s < r->nstep; s++)
+		n += s == 0 || v[s] != v[s - 1];
+	free(v);
+	return n;
+}
+
+static struct kscope kernel_scope_of(struct run *run)
+{
+	struct kscope k = { 0 };
+	struct trace_set *ts = trace_get(run);
+	for (size_t i = 0; ts && i < ts->n; i++) {
+		if (!trace_hta(ts, i)->have_gpu) /* no kernel counted: no scope */
+			continue;
+		const struct trace_rank *r = ts->r[i];
+		if (!r->nstep) {
+			k.whole++;
+			continue;
+		}
+		size_t n = rank_steps(r) - r->hta_filter;
+		k.lo = k.stepped++ == 0 || n < k.lo ? n : k.lo;
+		k.hi = n > k.hi ? n : k.hi;
+		k.dropped |= r->hta_filter;
+	}
+	return k;
+}
+
+/* What side k counts, appended to buf: "counts 17 profiler steps per rank (HTA leaves out
+ * the last)", "counts its whole trace (no ProfilerStep spans)", or both with their ranks. */
+static void kernel_scope_text(const struct kscope *k, char *buf, size_t n)
+{
+	const char *per = k->stepped > 1 ? " per rank" : "";
+	text_appendf(buf, n, "counts ");
+	if (k->stepped && k->lo == k->hi)
+		text_appendf(buf, n, "%zu profiler step%s%s", k->lo, k->lo == 1 ? "" : "s", per);
+	else if (k->stepped)
+		text_appendf(buf, n, "%zu-%zu profiler steps%s", k->lo, k->hi, per);
+	if (k->stepped && k->whole)
+		text_appendf(buf, n, " on %zu rank%s", k->stepped, k->stepped == 1 ? "" : "s");
+	if (k->dropped)
+		text_appendf(buf, n, " (HTA leaves out the last)");
+	if (k->stepped && k->whole)
+		text_appendf(buf, n, " and the whole trace on %zu rank%s", k->whole, k->whole == 1 ? "" : "s");
+	else if (k->whole)
+		text_appendf(buf, n, "its whole trace");
+	if (k->whole)
+		text_appendf(buf, n, " (no ProfilerStep spans)");
+}
+
+bool compare_kernel_scope(struct compare *c, char *buf, size_t n)
+{
+	struct kscope a = kernel_scope_of(c->a), b = kernel_scope_of(c->b);
+	buf[0] = '\0';
+	if (!a.stepped == !b.stepped && !a.whole == !b.whole)
+		return true;
+	text_appendf(buf, n, "kernel deltas not judged: A ");
+	kernel_scope_text(&a, buf, n);
+	text_appendf(buf, n, ", B ");
+	kernel_scope_text(&b, buf, n);
+	text_appendf(buf, n, ": not like for like");
+	return false;
 }
 
 /* Rows in the view's own order (its sort left unset: --sort and the panes sort it). */
@@ -377,10 +474,15 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	struct kaggs ka = { 0 }, kb = { 0 };
 	kernels_of(ta, &ka);
 	kernels_of(tb, &kb);
-	char title[160];
-	snprintf(title, sizeof(title), "GPU kernels, A vs B (summed over %s; only-in-A / only-in-B)",
-		 compare_sides_whole(c));
+	char scope[CMP_TEXT_MAX], *title;
+	bool like = compare_kernel_scope(c, scope, sizeof(scope));
+	if (like)
+		title = xasprintf("GPU kernels, A vs B (summed over %s; only-in-A / only-in-B)",
+				  compare_sides_whole(c));
+	else
+		title = xasprintf("GPU kernels, A vs B (summed over %s; %s)", compare_sides_whole(c), scope);
 	struct table *t = table_new("diff_kernels", title);
+	free(title);
 	struct kcols k;
 	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);
 	k.type = table_add_col(t, "type", COL_TEXT, 13, 0);
@@ -394,6 +496,12 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	k.am = table_add_col(t, "a_mean_us", COL_NUM, 9, 2);
 	k.bm = table_add_col(t, "b_mean_us", COL_NUM, 9, 2);
 	k.dm = table_add_col(t, "delta_mean_us", COL_NUM, 9, 2);
+	static const char ddoc[] = "B - A; empty for a kernel of one side, and for every kernel when the sides "
+				   "count other scopes (profiler steps in one, the whole trace in the other: the "
+				   "title says); ";
+	table_col_doc(t, k.dc, ddoc);
+	table_col_doc(t, k.dt, ddoc);
+	table_col_doc(t, k.dm, ddoc);
 	struct kpair *v = xmalloc((ka.n + kb.n + 1) * sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < ka.n; i++)
@@ -401,9 +509,10 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	for (size_t i = 0; i < kb.n; i++)
 		if (!kagg_find(&ka, kb.v[i].name, kb.v[i].type))
 			v[n++] = (struct kpair){ NULL, &kb.v[i] };
-	qsort(v, n, sizeof(*v), kpair_order);
+	bool unlike = !like;
+	qsort_r(v, n, sizeof(*v), kpair_order, &unlike);
 	for (size_t i = 0; i < n; i++)
-		kernel_row(t, &k, v[i].a, v[i].b);
+		kernel_row(t, &k, v[i].a, v[i].b, like);
 	free(v);
 	free(ka.v);
 	free(kb.v);
@@ -466,311 +575,6 @@ static struct table *build_sources(struct compare *c, char *err, size_t errn)
 	return t;
 }
 
-/* ---- diff_sweep ------------------------------------------------------------------------- */
-
-struct sw_metric {
-	const char *name;
-	enum sweep_metric m;
-	enum sweep_stat st;
-};
-static const struct sw_metric sw_metrics[] = {
-	{ "latency_p50", SM_LATENCY, SS_P50 }, { "latency_p99", SM_LATENCY, SS_P99 },
-	{ "ttft_p99", SM_TTFT, SS_P99 }, { "request_throughput", SM_RPS, SS_AVG },
-	{ "output_token_throughput", SM_TPS, SS_AVG },
-};
-
-/* The stimulus of a sweep: its first series' detected stimulus, -1 when none. */
-static int sweep_stim_of(const struct sweep_set *s)
-{
-	for (size_t i = 0; i < s->nseries; i++)
-		if (s->series[i].stim >= 0)
-			return s->series[i].stim;
-	return -1;
-}
-
-/* The workload key pairing config c with its like on the other side: its values of the
- * workload keys that split either sweep (wl_split), "model=auto url=n/a"; "" when neither
- * splits (one workload a side: they pair, and the verdict says when they differ). */
-static char *sweep_pair_key(const struct sweep_set *sa, const struct sweep_set *sb, const struct sweep_cfg *c)
-{
-	char *key = xstrdup("");
-	for (int k = 0; k < WL_N; k++) {
-		if (!sa->wl_split[k] && !sb->wl_split[k])
-			continue;
-		char *next = xasprintf("%s%s%s=%s", key, *key ? " " : "", sweep_wl_name(k), c->wl[k] ? c->wl[k] : "n/a");
-		free(key);
-		key = next;
-	}
-	return key;
-}
-
-/* Whether s holds configs of several workloads (a key with two recorded values). */
-static bool sweep_splits(const struct sweep_set *s)
-{
-	for (int k = 0; k < WL_N; k++)
-		if (s->wl_split[k])
-			return true;
-	return false;
-}
-
-/* Each config's pair key of s (sweep_pair_key), made once: a malloc'd array of s->ncfg. */
-static char **sweep_pair_keys(const struct sweep_set *sa, const struct sweep_set *sb, const struct sweep_set *s)
-{
-	char **keys = xmalloc((s->ncfg + 1) * sizeof(*keys));
-	for (size_t i = 0; i < s->ncfg; i++)
-		keys[i] = sweep_pair_key(sa, sb, &s->cfg[i]);
-	return keys;
-}
-
-static void sweep_pair_keys_free(char **keys, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(keys[i]);
-	free(keys);
-}
-
-/* One row of diff_sweep: a workload key (one of the pair keys) and a level of the stimulus. */
-struct sw_level {
-	const char *wl;
-	double v;
-};
-
-static int cmp_sw_level(const void *x, const void *y)
-{
-	const struct sw_level *a = x, *b = y;
-	int c = strcmp(a->wl, b->wl);
-	return c ? c : (a->v > b->v) - (a->v < b->v);
-}
-
-/* The first config of s (its pair keys: keys) at level l->v of stimulus k in workload
- * l->wl, NULL when absent. */
-static const struct sweep_cfg *sweep_level(const struct sweep_set *s, char *const *keys, int k,
-					   const struct sw_level *l)
-{
-	for (size_t i = 0; i < s->ncfg; i++)
-		if (s->cfg[i].has_stim[k] && s->cfg[i].stim[k] == l->v && strcmp(keys[i], l->wl) == 0)
-			return &s->cfg[i];
-	return NULL;
-}
-
-static bool level_value(const struct sweep_cfg *c, const struct sw_metric *m, double *v)
-{
-	if (!c || (m->m == SM_TTFT && c->has_streaming && !c->streaming))
-		return false;
-	return sweep_value(c, m->m, m->st, v);
-}
-
-/* A row of diff_sweep at level l, its workload cell wl ("": none). */
-static void sweep_row(struct table *t, int k, const struct sw_level *l, const char *wl, const struct sweep_cfg *a,
-		      const struct sweep_cfg *b)
-{
-	size_t row = table_add_row(t, -1);
-	table_set_text(t, row, 0, sweep_stim_name(k));
-	table_set_num(t, row, 1, l->v);
-	if (*wl)
-		table_set_text(t, row, CMP_SWEEP_WORKLOAD_COL, wl);
-	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
-		double va = 0, vb = 0;
-		bool ha = level_value(a, &sw_metrics[i], &va), hb = level_value(b, &sw_metrics[i], &vb);
-		int col = 2 + 4 * (int)i;
-		table_set_num_opt(t, row, col, va, ha);
-		table_set_num_opt(t, row, col + 1, vb, hb);
-		table_set_num_opt(t, row, col + 2, vb - va, ha && hb);
-		table_set_num_opt(t, row, col + 3, va != 0 ? 100.0 * (vb - va) / va : 0, ha && hb && va != 0);
-	}
-}
-
-/* The (workload, level) pairs of s's configs at a level of stimulus k, appended to lv. */
-static size_t sweep_levels(const struct sweep_set *s, char *const *keys, int k, struct sw_level *lv, size_t n)
-{
-	for (size_t i = 0; i < s->ncfg; i++)
-		if (s->cfg[i].has_stim[k])
-			lv[n++] = (struct sw_level){ keys[i], s->cfg[i].stim[k] };
-	return n;
-}
-
-static struct table *build_diff_sweep(struct compare *c, char *err, size_t errn)
-{
-	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
-	if (!sa || !sb || !sa->ncfg || !sb->ncfg)
-		return no_data(err, errn, "needs a GenAI-Perf sweep on both sides");
-	int k = sweep_stim_of(sa);
-	if (k < 0 || k != sweep_stim_of(sb))
-		return no_data(err, errn, "the sweeps vary no common stimulus");
-	struct table *t = table_new("diff_sweep", "Sweep levels, A vs B (delta = B - A)");
-	table_add_col(t, "stimulus", COL_TEXT, 12, 0);
-	table_add_col(t, "level", COL_NUM, 8, 2);
-	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
-		char name[64];
-		static const char *const part[] = { "a_", "b_", "delta_", "delta_" };
-		for (size_t p = 0; p < ARRAY_LEN(part); p++) { /* the unit from the name: "_ms", "_pct" */
-			snprintf(name, sizeof(name), "%s%s%s", part[p], sw_metrics[i].name,
-				 p == 3 ? "_pct" : sweep_metric_suffix(sw_metrics[i].m));
-			table_add_col(t, name, COL_NUM, 10, p == 3 ? 1 : 3);
-		}
-	}
-	table_add_col(t, "workload", COL_TEXT, 24, 0);
-	char **ka = sweep_pair_keys(sa, sb, sa), **kb = sweep_pair_keys(sa, sb, sb);
-	struct sw_level *lv = xmalloc((sa->ncfg + sb->ncfg) * sizeof(*lv));
-	size_t n = sweep_levels(sa, ka, k, lv, 0);
-	n = sweep_levels(sb, kb, k, lv, n);
-	qsort(lv, n, sizeof(*lv), cmp_sw_level);
-	char across[512] = ""; /* one workload a side, not the same: every row says so */
-	if (!sweep_splits(sa) && !sweep_splits(sb))
-		compare_workload_diff(c, across, sizeof(across));
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || cmp_sw_level(&lv[i], &lv[i - 1]) != 0)
-			sweep_row(t, k, &lv[i], *lv[i].wl ? lv[i].wl : across, sweep_level(sa, ka, k, &lv[i]),
-				  sweep_level(sb, kb, k, &lv[i]));
-	free(lv);
-	sweep_pair_keys_free(ka, sa->ncfg);
-	sweep_pair_keys_free(kb, sb->ncfg);
-	return t;
-}
-
-/* Metric i of sw_metrics in words: "latency p50", "output token throughput". */
-static void sw_metric_words(size_t i, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", sw_metrics[i].name);
-	for (char *p = buf; *p; p++)
-		if (*p == '_')
-			*p = ' ';
-}
-
-/* Whether wl is one of keys[0, n). */
-static bool has_key(char *const *keys, size_t n, const char *wl)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(keys[i], wl) == 0)
-			return true;
-	return false;
-}
-
-/* The workloads of one side the other lacks (pair keys ks[0, ns) against ko[0, no)),
- * appended to buf after tag ("; only in A: model=x, model=y"). */
-static void one_sided(char *const *ks, size_t ns, char *const *ko, size_t no, const char *tag, char *buf,
-		      size_t n)
-{
-	bool any = false;
-	for (size_t i = 0; i < ns; i++) {
-		if (has_key(ks, i, ks[i]) || has_key(ko, no, ks[i]))
-			continue; /* said already, or the other side has it */
-		text_appendf(buf, n, "%s%s", any ? ", " : tag, ks[i]);
-		any = true;
-	}
-}
-
-/* Where row r of diff_sweep t has values: a metric on both sides (a delta), A's or B's
- * alone, or no metric on both (values on both sides, or on neither). */
-enum lv_side { LV_BOTH, LV_A, LV_B, LV_APART };
-
-static enum lv_side level_side(const struct table *t, size_t r)
-{
-	bool a = false, b = false;
-	for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
-		int col = 2 + 4 * (int)i;
-		if (table_cell(t, r, col + 2)->present)
-			return LV_BOTH;
-		a |= table_cell(t, r, col)->present;
-		b |= table_cell(t, r, col + 1)->present;
-	}
-	return a == b ? LV_APART : a ? LV_A : LV_B;
-}
-
-enum { LEVELS_NAMED = 6 };
-
-/* The levels of diff_sweep t not compared, appended to buf ("; not compared: concurrency 1,
- * 8 (only in A), 2 (only in B)"; "10 for model=auto" when the sweeps split by workload:
- * split), the first LEVELS_NAMED of each kind named; the levels of a workload one side
- * lacks are left out (one_sided names the workload). ka, kb: the pair keys of A and B. */
-static void levels_not_compared(const struct table *t, bool split, char *const *ka, size_t na, char *const *kb,
-				size_t nb, char *buf, size_t n)
-{
-	static const char *const why[] = { "", "only in A", "only in B", "no metric on both sides" };
-	bool any = false;
-	for (int s = LV_A; s <= LV_APART; s++) {
-		size_t k = 0;
-		for (size_t r = 0; r < t->nrow; r++) {
-			const char *wl = cell_text(t, r, CMP_SWEEP_WORKLOAD_COL);
-			bool theirs = !split || (has_key(ka, na, wl) && has_key(kb, nb, wl));
-			if (level_side(t, r) != (enum lv_side)s || !theirs)
-				continue;
-			if (k++ >= LEVELS_NAMED)
-				continue;
-			if (!any && k == 1)
-				text_appendf(buf, n, "; not compared: %s ", table_cell(t, r, 0)->text);
-			else
-				text_appendf(buf, n, ", ");
-			text_appendf(buf, n, "%g%s%s", table_cell(t, r, 1)->num, split ? " for " : "", split ? wl : "");
-		}
-		if (k > LEVELS_NAMED)
-			text_appendf(buf, n, " and %zu more", k - LEVELS_NAMED);
-		if (k)
-			text_appendf(buf, n, " (%s)", why[s]);
-		any |= k > 0;
-	}
-}
-
-int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
-{
-	char err[128];
-	struct table *t = build_diff_sweep(c, err, sizeof(err));
-	if (!t) {
-		snprintf(buf, n, "sweeps not compared: %s", err);
-		return -1;
-	}
-	size_t common = 0, at = 0, which = 0;
-	double most = 0;
-	bool changed = false;
-	for (size_t r = 0; r < t->nrow; r++) {
-		bool both = false;
-		for (size_t i = 0; i < ARRAY_LEN(sw_metrics); i++) {
-			const struct table_cell *d = table_cell(t, r, 4 + 4 * (int)i), *pct = table_cell(t, r, 5 + 4 * (int)i);
-			both |= d->present;
-			changed |= d->present && d->num != 0;
-			if (pct->present && fabs(pct->num) > fabs(most)) {
-				most = pct->num;
-				at = r;
-				which = i;
-			}
-		}
-		common += both;
-	}
-	const char *stim = t->nrow ? table_cell(t, 0, 0)->text : "";
-	char metric[48];
-	sw_metric_words(which, metric, sizeof(metric));
-	int rc = common && changed;
-	if (!common)
-		snprintf(buf, n, "sweeps not compared: no %s level has a metric on both sides", stim);
-	else if (!changed)
-		snprintf(buf, n, "no difference: the same latency and throughput at %zu common %s level%s", common, stim,
-			 common == 1 ? "" : "s");
-	else if (most == 0) /* changes only where A's value is 0: no relative change */
-		snprintf(buf, n, "values differ at %zu common %s level%s (see the levels below; no relative change: A "
-			 "is 0 there)", common, stim, common == 1 ? "" : "s");
-	else
-		snprintf(buf, n, "largest change: %s %+.1f%% at %s %g%s%s (%zu common level%s; one run per level: no "
-			 "noise estimate, nothing called a regression)", metric, most, stim, table_cell(t, at, 1)->num,
-			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? " for " : "",
-			 table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->present ? table_cell(t, at, CMP_SWEEP_WORKLOAD_COL)->text : "",
-			 common, common == 1 ? "" : "s");
-	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
-	char **ka = sweep_pair_keys(sa, sb, sa), **kb = sweep_pair_keys(sa, sb, sb);
-	if (common)
-		levels_not_compared(t, sweep_splits(sa) || sweep_splits(sb), ka, sa->ncfg, kb, sb->ncfg, buf, n);
-	table_free(t);
-	one_sided(ka, sa->ncfg, kb, sb->ncfg, "; only in A: ", buf, n);
-	one_sided(kb, sb->ncfg, ka, sa->ncfg, "; only in B: ", buf, n);
-	sweep_pair_keys_free(ka, sa->ncfg);
-	sweep_pair_keys_free(kb, sb->ncfg);
-	char workload[512];
-	compare_workload_diff(c, workload, sizeof(workload));
-	if (!*workload)
-		return common ? rc : -1;
-	text_appendf(buf, n, "; but the workload differs (%s): not a like-for-like comparison", workload);
-	return common ? 1 : -1;
-}
-
 const struct cmp_view compare_views[] = {
 	{ "diff_ranks", "runs A vs B: per-rank mean compute or step time ms (basis), time lost, deltas, regression, "
 			"onset in B", build_diff_ranks },
@@ -779,7 +583,8 @@ const struct cmp_view compare_views[] = {
 	{ "diff_budget", "runs A vs B: efficiency budget lines per step side by side", build_diff_budget },
 	{ "diff_findings", "runs A vs B: findings new in B, resolved, not judged, persisting", build_diff_findings },
 	{ "diff_kernels", "trace sets A vs B: kernel count, total, mean and deltas; only in A / only in B", build_diff_kernels },
-	{ "diff_sweep", "sweeps A vs B: per stimulus level latency p50/p99, ttft p99, throughputs, deltas", build_diff_sweep },
+	{ "diff_sweep", "sweeps A vs B: per stimulus level latency p50/p99, ttft p99, throughputs, deltas",
+	  compare_build_diff_sweep },
 	{ "diff_functions", "DASF runs A vs B: per function tasks, total and mean task time, deltas, slower/faster beyond "
 			    "noise", compare_build_diff_functions },
 	{ "sources", "runs A vs B: each run's files read and diagnostics, a first column side (A or B)",

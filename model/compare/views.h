@@ -25,23 +25,42 @@ extern const size_t compare_ntabs;
  * Functions DASF tasks on both, Env step runs or traces; the others always. A tab that
  * would only say "needs ..." is left out. */
 bool compare_tab_shown(struct compare *c, const struct tab_def *t);
-/* A sweep pair's verdict in buf (compare.h compare_verdict): the largest relative change
- * of diff_sweep's metrics over the stimulus levels both sweeps ran (one run per level:
- * no noise estimate, so a change is given, never called a regression), the levels not
- * compared ("not compared: concurrency 2 (only in A)"); when the sweeps
- * measure other workloads (compare_workload_diff: model, url, ...) it names the keys and
- * says the comparison is not like for like. Returns -1 when not compared, 0 when every
- * metric is the same at every common level of the same workload, 1 otherwise. */
+/* A sweep pair's verdict in buf (compare.h compare_verdict; model/compare/sweep.c): the
+ * largest relative change of diff_sweep's metrics over the stimulus levels both sweeps ran
+ * (one run per level: no noise estimate, so a change is given, never called a
+ * regression), or "no difference" naming what was compared ("the same latency and
+ * throughput", "the same latency p50 and latency p99" when a metric is not judged); the
+ * metrics one side records alone ("not judged: request throughput (only in A)"); the
+ * levels not compared ("not compared: concurrency 2 (only in A)", "4 (2 results in A:
+ * c4, rerun/c4)"); when the sweeps measure other workloads (compare_workload_diff: model,
+ * url, ...) it names the keys and says the comparison is not like for like. Returns -1
+ * when not compared, 0 when every metric either side records is the same at every common
+ * level of the same workload and no level both ran has several results on a side, 1
+ * otherwise. */
 int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
-/* diff_sweep's last column, the workload a row pairs by: its pair key ("model=auto") when
- * either sweep holds several workloads, A's -> B's (compare_workload_diff) when each
- * holds one and they differ; missing otherwise. */
-#define CMP_SWEEP_WORKLOAD_COL 22
+/* diff_sweep's last column, the workload a row pairs by: its pair key ("model=auto",
+ * "input_length=100") when either sweep holds several workloads or a series holding a
+ * second stimulus fixed (crossed with the one compared), else A's -> B's
+ * (compare_workload_diff) when each holds one and they differ; missing otherwise. Before it a_config and b_config name the
+ * config each side's values are of: a level where a side has several results has a row
+ * per result (name order), its deltas empty. */
+#define CMP_SWEEP_WORKLOAD_COL 24
+/* Whether diff_kernels' sides count their kernels over like scopes (HTA's event set per
+ * rank: its ProfilerSteps, the last left out when it has two or more; its whole trace
+ * when it has no ProfilerStep span): profiler steps on both sides, or whole traces on both
+ * (ranks of either kind on both). When not, buf says what each counts and that the deltas
+ * are not judged ("kernel deltas not judged: A counts 17 profiler steps per rank (HTA
+ * leaves out the last), B counts its whole trace (no ProfilerStep spans): not like for
+ * like") and diff_kernels leaves every delta empty; buf is "" otherwise. */
+bool compare_kernel_scope(struct compare *c, char *buf, size_t n);
 /* A DASF pair's verdict in buf (model/compare/dasf.c): the function slower in B beyond
  * its noise that added the most time, or why none is, and the change of the total task
- * time. Returns -1 when not compared (a side has no task event), 0 when no judged
- * function is slower (or the runs are identical), 1 when one is, 2 when none could be
- * judged (fewer than CMP_MIN_STEPS tasks per side). */
+ * time. Identical runs have "the same task times", but for the functions with no task
+ * that has a duration: those are named, not compared. Returns -1 when not compared (a
+ * side has no task event), 0 when no judged function is slower (or the runs are
+ * identical, every function timed), 1 when one is, 2 when none could be judged (fewer
+ * than CMP_MIN_STEPS tasks per side) or identical runs have a function without a
+ * duration. */
 int compare_dasf_verdict(struct compare *c, char *buf, size_t n);
 /* A DASF pair's lines for the Overview and the report (summary.h): tasks, functions,
  * workers and hosts, total task time, critical path and span, A -> B. None when a side

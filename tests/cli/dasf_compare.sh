@@ -9,7 +9,9 @@
 # a function of one side only (the time added: missing, not its total), and the pair's
 # total task time n/a with why; such a side's function and worker findings are not
 # judged (never "new in B") and its critical path is n/a with why. A side that lost data
-# in the load (a truncated file) has a note under the verdict.
+# in the load (a truncated file) has a note under the verdict. Two copies of a database
+# whose functions a and b have no duration at all: the same task times only for the two
+# timed functions, a and b named as not compared (it said "the same ... for all 4").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -106,6 +108,11 @@ tap_check "... of B: no saving read off the tasks left (not '-25.0%')" \
 tap_check "... its function and worker findings not judged, never new in B; its critical path n/a, said why" \
 	'grep -q "^● FINDINGS — 0 new in B" tn.txt && ! grep -q "^  new " tn.txt &&
 	 grep -q "^  critical path: 4 s over 1 task -> n/a (tasks without a usable duration)$" tn.txt'
+mkdir dvd_nan2 && cp dvd_nan/* dvd_nan2/
+"$TSCOPE_BIN" --print --no-index --color never dvd_nan dvd_nan2 >nn.txt 2>/dev/null
+tap_check "two copies with functions without a duration: those named, not compared" \
+	'grep -A1 "^● DASF TASKS" nn.txt | tail -1 |
+	 grep -qx "  no difference: the same task times for 2 of 4 functions; not compared: a, b (no task with a duration)"'
 # B's second file truncated (a partial file): under the verdict, that B may have lost tasks
 mkdir -p tr && cp b/* tr/ && f=$(ls tr/*.msgpack | tail -1) && truncate -s $(($(wc -c <"$f") / 3)) "$f"
 "$TSCOPE_BIN" --print --no-index --color never a tr >tr.txt 2>/dev/null

@@ -16,7 +16,11 @@
 # sources A B` lists both sides' sources, a first column side. diff_ranks ends with the
 # basis the ranks are compared by (compute here), the ranks without a delta (of one run
 # only, or that measured no time: every phase 0, no delta nor time lost, their zeros
-# not counted in the others' time lost) after those with one.
+# not counted in the others' time lost) after those with one. Kernels are compared over
+# like scopes: traces with ProfilerStep spans (HTA leaves out each rank's last) against
+# the same traces without any (counted whole) leave every kernel delta empty and say
+# what each side counts (it showed the same GPU work as an increase, 136 -> 144 NCCL
+# kernels); two trace sets of one kind keep their deltas.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -113,13 +117,38 @@ yes\ntrace,backend,nccl,nccl,no")" ]'
 	mkdir tt && cp copy/*.json tt/ && head -c $(($(wc -c <"$tr") / 2)) "$tr" >"tt/${tr#copy/}"
 	"$TSCOPE_BIN" --print --color never "$real/kineto-dlrm-8rank" tt >tt.txt 2>tt.err
 	tap_check "a truncated trace in B: B's data quality on stderr, named, and under the verdict" \
-		'grep -q "^tscope-tui: data quality of B (tt): .* warning" tt.err && [ "$(wc -l <tt.err)" -eq 1 ] &&
+		'grep -q "^tscope-tui: data quality of B (tt): .* warning" tt.err &&
+		 [ "$(grep -vc "^tscope-tui: data quality of A (.*): 0 errors, 0 warnings, " tt.err)" -eq 1 ] &&
 		 grep -q "^  data quality of B: 0 records skipped, 0 files unreadable, 1 partial " tt.txt'
 	"$TSCOPE_BIN" --export diff_env "$real/kineto-dlrm-8rank" "$real/kineto-hta-2rank" >kh.csv
 	tap_check "... a side whose traces record no GPU: n/a there" 'grep -qx "trace,gpu,Tesla V100-SXM2-32GB,n/a,yes" kh.csv'
 else
 	tap_skip "../shared/real traces absent"
 fi
+# 2 ranks of 18 ProfilerSteps (A: HTA counts 17) against the same traces without their
+# ProfilerStep spans (B: each whole, 18 steps of kernels).
+mkdir ta tns
+for r in 0 1; do
+	"${gen%/*}/gen_trace" ta/rank$r.pt.trace.json 1 $r >/dev/null
+	awk '/^  \{$/ { buf = $0 "\n"; ev = 1; next }
+	     ev { buf = buf $0 "\n"
+		  if ($0 ~ /^  \},?$/) { ev = 0; if (buf !~ /"ProfilerStep#/) printf "%s", buf }
+		  next }
+	     { print }' ta/rank$r.pt.trace.json >tns/rank$r.pt.trace.json
+done
+"$TSCOPE_BIN" --print --no-index --color never ta tns >tns.txt 2>/dev/null
+tap_check "profiler steps vs whole traces: the KERNELS section says the scopes differ, no delta" \
+	'sed -n "/^● KERNELS/,/^●/p" tns.txt | grep -qx "  kernel deltas not judged: A counts 17 profiler \
+steps per rank (HTA leaves out the last), B counts its whole trace (no ProfilerStep spans): not like for like" &&
+	 sed -n "/^● KERNELS/,/^●/p" tns.txt | grep -q "^  both  *136  *144  *32640.0  *34560.0  *- ncclKernel"'
+"$TSCOPE_BIN" --export diff_kernels --no-index ta tns >tns.csv 2>/dev/null
+tap_eq "... diff_kernels: every delta empty (delta_count, delta_total_us, delta_mean_us)" "" \
+	"$(tail -n +2 tns.csv | awk -F, '$(NF-6) $(NF-3) $NF != ""')"
+cp -r tns tns2
+"$TSCOPE_BIN" --export diff_kernels --no-index tns tns2 >tns2.csv 2>/dev/null
+tap_check "two whole trace sets: deltas kept (0)" \
+	'[ "$(tail -n +2 tns2.csv | awk -F, "\$(NF-3) != \"0\"" | wc -l)" -eq 0 ] && [ "$(wc -l <tns2.csv)" -gt 1 ]'
+
 # Under 16 common steps the noise is not estimated: nothing is called a regression or
 # slower, however large the difference (8 steps, rank 5 slow from step 2).
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pairs generated"; exit 1; }

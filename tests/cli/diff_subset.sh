@@ -7,7 +7,9 @@
 # ranks loaded" instead of "all ranks", with the subset under it. A side that --ranks
 # left whole says so ("A: every rank loaded"); trace sets say it in the verdict and the
 # KERNELS heading. Without --ranks nothing changes: the BUDGET heading claims all ranks,
-# the verdict names no subset.
+# the verdict names no subset. Under --warmup the COMPARISON says it compared every
+# common step (the warmup slices the pytscope metrics and the budget only) and the BUDGET
+# heading that it is after the warmup.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -62,4 +64,17 @@ TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" -
 	>out 2>err
 tap_check "... n finds no regression among the ranks loaded, not among all" \
 	'grep -q "no regression: no rank loaded is slower in B beyond its run-to-run noise" msg'
+# --warmup slices the pytscope metrics and the budget, not the per-rank comparison (as it
+# never slices the distributed analysis): the COMPARISON says it compared every common
+# step, the BUDGET heading that it is after the warmup; without --warmup neither line.
+"$TSCOPE_BIN" --print --color never --no-index --warmup 120 a reg >wu.txt 2>/dev/null
+want="^  --warmup 120 not applied here: the ranks are compared over every common step, as the distributed"
+tap_check "--warmup 120: the COMPARISON over every common step says so, the BUDGET heading after the warmup" \
+	'grep -A1 "^● COMPARISON" wu.txt | grep -q "$want analysis reads them; the pytscope metrics and the budget" &&
+	 grep -q "^  mean step wall .* over 200 common steps$" wu.txt && grep -q "^  n_steps  *80  *80 " wu.txt &&
+	 grep -q "^● BUDGET — .* (all ranks of each side, each rank.s step records after --warmup 120)$" wu.txt'
+"$TSCOPE_BIN" --export diff_budget --no-index --warmup 120 a reg >wu.csv 2>/dev/null
+"$TSCOPE_BIN" --export diff_budget --no-index a reg >nowu.csv 2>/dev/null
+tap_check "... the budget after the warmup differs from the whole one (what the heading says)" \
+	'! cmp -s wu.csv nowu.csv && ! grep -q "warmup" all.txt'
 tap_plan

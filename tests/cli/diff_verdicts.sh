@@ -9,6 +9,12 @@
 # (scalars alone) after a training record of its step leaves that step to the training
 # record (as the distributed analysis aligns it): a copy of A with one is the same as A on
 # every rank, compared by compute over all 40 steps, not "improved" by a step of 0 s.
+# Sides whose lowest ranks differ (0-3 against 1-4) have their pytscope diff read on the
+# lowest rank both have, said, never NONDETERMINISM from rank 0 against rank 1; with no
+# rank in common reproducibility is not judged. A side that stopped recording a phase the
+# other records (data, comm) is not called faster: not judged, the phase named. Another
+# batch size is named in every verdict (no difference, not judged) and found nested in
+# config (train.batch_size).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -112,4 +118,68 @@ open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))'
 tap_check "B with an eval record after rank 1's training record of step 10: the same as A, by compute, 40 steps" \
 	'[ "$(tail -n +2 pe.csv | cut -d, -f2,11,12 | sort -u)" = "same,40,compute" ] &&
 	 grep -q "^● COMPARISON — no difference: identical per-step times on 40 common steps of 4 ranks" pe.txt'
+# The pytscope diff of sides whose lowest ranks differ (A ranks 0-3, B ranks 1-4 of the same
+# seed: ranks 1-3 byte-identical) reads rank 1 on both, says so, and finds them reproducible
+# (not NONDETERMINISM from A's rank 0 against B's rank 1); with no rank in common it is not
+# judged.
+"$B/gen_pair" r0 4 60 1 >/dev/null && "$B/gen_pair" r5 6 60 1 >/dev/null && mkdir r14 r45 &&
+	for r in 1 2 3 4; do cp -r "r5/rank$r" r14/; done && cp -r r5/rank4 r5/rank5 r45/ &&
+	sed -i 's/"name": "pair"/"name": "high"/' r45/rank*/run.json || tap_notok "rank-shifted runs generated"
+"$TSCOPE_BIN" --print --no-index --color never r0 r14 >r14.txt 2>/dev/null
+tap_check "lowest ranks 0 and 1: rank 1 compared on both sides, said, reproducible, no NONDETERMINISM" \
+	'grep -q "^Comparing  A=.pair.  vs  B=.pair.  (metrics of rank 1: the lowest rank both runs have)$" r14.txt &&
+	 grep -q "^  • Metrics and losses of rank 1, the lowest rank both runs have (A.s lowest rank is 0" r14.txt &&
+	 grep -q "^  • Reproducible: identical environment" r14.txt && ! grep -q "NONDETERMINISM\|diverge" r14.txt &&
+	 grep -q "^  final_loss  *[0-9.]*  *[0-9.]*  *+0$" r14.txt'
+"$TSCOPE_BIN" --print --no-index --color never r0 r45 >r45.txt 2>/dev/null
+tap_check "... no rank in common: reproducibility not judged, both lowest ranks named" \
+	'grep -q "^  • Reproducibility not judged: A.s lowest rank is rank 0 and B.s is rank 4, and no rank" \
+	 r45.txt && ! grep -q "NONDETERMINISM\|diverge" r45.txt'
+
+# B stopped recording a phase A records (data; comm): its time is missing there, not 0 s,
+# so B is neither faster nor its ranks improved: not judged, the phase named.
+dropphase() { # dropphase SRC DST PHASE: a copy of SRC whose records lack PHASE
+	cp -r "$1" "$2" && python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1] + "/rank*/steps.jsonl"):
+    L = [json.loads(l) for l in open(f)]
+    [j["phases"].pop(sys.argv[2], None) for j in L]
+    open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' "$2" "$3"
+}
+dropphase r0 nodata data && dropphase r0 nocomm comm || tap_notok "pairs without a phase generated"
+"$TSCOPE_BIN" --print --no-index --color never r0 nodata >nd.txt 2>/dev/null
+want="^● COMPARISON — step times not judged: phase data recorded in A only, so A's and B's times add up different"
+tap_check "B without the data phase: not judged, the phase named, nothing faster or improved" \
+	'grep -q "$want phases$" nd.txt && ! grep -q "faster\|improved\|mean step wall" nd.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index r0 nodata >nd.csv 2>/dev/null
+tap_eq "... diff_ranks: change n/a on every rank" "n/a" "$(tail -n +2 nd.csv | cut -d, -f2 | sort -u)"
+"$TSCOPE_BIN" --print --no-index --color never nocomm r0 >nc.txt 2>/dev/null
+tap_check "A without comm: not judged, comm in B only, B not slower" \
+	'grep -q "^● COMPARISON — step times not judged: phase comm recorded in B only" nc.txt &&
+	 ! grep -q "slower" nc.txt'
+
+# Another batch size is named in every verdict: no difference, not judged (10 common
+# steps), and nested in config (config.train.batch_size).
+setcfg() { # setcfg DIR KEY JSON: config KEY (a dotted path) set to JSON in DIR's run.json files
+	python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1] + "/rank*/run.json"):
+    j = json.load(open(f)); c = j["config"]; path = sys.argv[2].split(".")
+    for k in path[:-1]: c = c.setdefault(k, {})
+    c[path[-1]] = json.loads(sys.argv[3]); json.dump(j, open(f, "w"))' "$1" "$2" "$3"
+}
+"$B/gen_pair" w0 4 40 1 >/dev/null && cp -r w0 w64 && "$B/gen_pair" w10 4 10 2 >/dev/null &&
+	"$B/gen_pair" wslow 4 40 2 2 0 >/dev/null && cp -r w0 n0 && cp -r wslow n64 && setcfg w0 batch_size 32 &&
+	setcfg w64 batch_size 64 && setcfg w10 batch_size 64 && setcfg n0 train.batch_size 32 &&
+	setcfg n64 train.batch_size 64 || tap_notok "batch size pairs generated"
+unlike="the workload differs (batch_size 32 -> 64): not a like-for-like comparison"
+"$TSCOPE_BIN" --print --no-index --color never w0 w64 >w64.txt 2>/dev/null
+tap_check "identical times, another batch size: no difference, the batch size named" \
+	'grep -q "^● COMPARISON — no difference: identical per-step times on 40 common steps of 4 ranks; $unlike$" \
+	 w64.txt'
+"$TSCOPE_BIN" --print --no-index --color never w0 w10 >w10.txt 2>/dev/null
+tap_check "... not judged (10 common steps): the batch size named" \
+	'grep -q "^● COMPARISON — not judged: 10 common steps .*; $unlike; not compared:" w10.txt'
+"$TSCOPE_BIN" --print --no-index --color never n0 n64 >n64.txt 2>/dev/null
+want="^● COMPARISON — B is [0-9.]*% slower per step, but the workload differs (train.batch_size 32 -> 64): not a"
+want="$want like-for-like comparison; 1 rank slower and 0 faster beyond noise, none called regressed\$"
+tap_check "... nested in config: named by its path, no rank regressed" 'grep -q "$want" n64.txt'
 tap_plan

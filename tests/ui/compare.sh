@@ -12,6 +12,9 @@
 # the pair's views (diff_*, sources) and refuse a view of one run with --export's reason
 # (they showed B's tables under the pair's title); `:heatmap` (B's grids) is refused too;
 # F and R say follow mode follows one run (they said "paused" and "read" and read nothing).
+# The status row says what the scope line says of the common part: no range when no step
+# is in common (it showed "0 common steps (-1--1)"), a count per rank when the ranks have
+# other counts (it showed the largest alone).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -151,6 +154,24 @@ printf 'n\n:dump %s/n8\nq\n' "$PWD" >keys4
 TSCOPE_SCRIPT=keys4 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a8 reg8 >out4 2>err4
 tap_check "8 common steps: n says no regression is called under 16" \
 	'grep -q "^no regression called: 8 common steps, the noise test needs 16" n8'
+# The status row: B's steps shifted by 500 (nothing in common), then B without two of
+# rank 1's steps (198-200 common steps per rank).
+cp -r a far && cp -r a gap
+for r in a/rank*; do
+	awk '{ match($0, /^[{]"step":[0-9]+/)
+	       print "{\"step\":" substr($0, 9, RLENGTH - 8) + 500 substr($0, RLENGTH + 1) }' \
+		"$r/steps.jsonl" >"far/${r#a/}/steps.jsonl"
+done
+grep -v '^{"step":\(5\|10\),' a/rank1/steps.jsonl >gap/rank1/steps.jsonl
+printf '1\n:dump %s/stfar\nq\n' "$PWD" >keysfar
+TSCOPE_SCRIPT=keysfar TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui a far >/dev/null 2>&1
+tap_check "no step in common: the status has no step range" \
+	'grep -q "^ compare: 0 of 8 common ranks, 0 common steps (nothing to compare)" stfar &&
+	 ! grep -q "(-1--1)" stfar'
+sed "s|stfar|stgap|" keysfar >keysgap
+TSCOPE_SCRIPT=keysgap TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui a gap >/dev/null 2>&1
+tap_check "ranks with other counts of common steps: the status gives the range per rank, as the scope line" \
+	'grep -q "^ compare: 8 common ranks, 198-200 common steps per rank (steps 0-199)" stgap'
 # Another workload (batch_size 32 -> 64): the explorer calls rank 5 slower, not regressed.
 for r in a/rank*; do sed 's/"config": {"lr": 0.001}/"config": {"lr": 0.001, "batch_size": 32}/' $r/run.json >t &&
 	mv t $r/run.json; done
