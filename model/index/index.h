@@ -19,6 +19,8 @@
  * Payload (model/index/codec.h encoding: integers as varints, check words fixed width):
  * first every rank's BODY (steps_rank_encode_body: step codes, timestamps (format 21: a
  * timestamp that is not finite is missing, no longer the base of the others), phase
+ * (format 22: a trace's steps place a kernel without a CPU launch by its own start, and
+ * a repeated ProfilerStep number is two records)
  * columns, presence bits; in rank order, or in the order the ranks were sealed when
  * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
@@ -50,7 +52,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 21u
+#define INDEX_VERSION 22u
 #define INDEX_HEADER_LEN 48
 #define INDEX_INVALID_MARK 0x44414544u /* the header's last word in an invalidated file: "DEAD" */
 

@@ -252,9 +252,9 @@ bool analysis_has_compute(const struct steps_model *m);
  * with aligned steps whose record has no compute phase value ("rank 1 records no compute
  * phase at 20 of the 30 aligned steps"); a rank with a compute phase value that is not a
  * duration (analysis_ranks_flaw); a rank
- * whose compute sums over the aligned steps overflow; or
- * analysis_compute_zero (each aligned step's slowest compute is 0: phases recorded as
- * zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
+ * whose compute sums over the aligned steps overflow; the traces' ProfilerSteps of two
+ * runs (trace_runs_mixed); or analysis_compute_zero (each aligned step's slowest compute
+ * is 0: phases recorded as zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
  * analysis cache (dropped with its records). */
 extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
@@ -265,8 +265,9 @@ const char *analysis_compute_unweighable(struct run *run);
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
  * analysis_compute_unweighable says), or a rank with a compute or comm phase value that
- * is not a duration (analysis_ranks_flaw); buf holds the reason when it is not a constant.
- * NULL when every rank records them. */
+ * is not a duration (analysis_ranks_flaw), or the traces' ProfilerSteps of two runs
+ * (trace_runs_mixed); buf holds the reason when it is not a constant. NULL when every
+ * rank records them. */
 const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
 /* Why the comm share of the step walls is not the run's: no comm phase (the traces'
  * reason when none of their kernels matched as communication, trace_comm_unmatched), a

@@ -2,7 +2,7 @@
 /* analysis_weighable.c: why the ranks' compute cannot be weighed against each other (a
  * rank without a compute phase, a phase one rank never records while another does, aligned
  * steps without compute, a phase value that is not a duration, compute sums that
- * overflow), and why the step walls or their comm
+ * overflow, the ProfilerSteps of traces of two runs), and why the step walls or their comm
  * share are not measured on every rank (a rank without the phases: n/a, not the others'
  * figures), and the phases a run records when none is one pytscope weighs (fwd, bwd:
  * analysis_phases_foreign); analysis.h says what each answer means. */
@@ -147,12 +147,13 @@ static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
 }
 
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
- * can): lanes_unweighable(), aligned steps without its compute (gaps_unweighable), a
- * compute phase value that is not a duration (analysis_ranks_flaw), or compute sums that
- * overflow over the aligned steps. */
+ * can): the ProfilerSteps of traces of two runs (trace_runs_mixed), lanes_unweighable(),
+ * aligned steps without its compute (gaps_unweighable), a compute phase value that is not
+ * a duration (analysis_ranks_flaw), or compute sums that overflow over the aligned steps. */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	if (lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) || analysis_ranks_flaw(run, false, buf, n))
+	if (trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) ||
+	    analysis_ranks_flaw(run, false, buf, n))
 		return true;
 	size_t N = steps_nranks(run->steps);
 	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
@@ -167,7 +168,7 @@ const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t
 {
 	if (!analysis_has_compute(run->steps))
 		return "no compute phase recorded";
-	if (lanes_unweighable(run, buf, n) || analysis_ranks_flaw(run, false, buf, n))
+	if (trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || analysis_ranks_flaw(run, false, buf, n))
 		return buf;
 	const struct steps_model *m = run->steps;
 	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
@@ -288,7 +289,7 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 	if (!analysis_has_compute(m))
 		return comm ? "no compute phase recorded" : "no phase recorded";
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
-	if (ranks_lacking(run, compute, "compute phase", buf, n) ||
+	if (trace_runs_mixed(run, buf, n) || ranks_lacking(run, compute, "compute phase", buf, n) ||
 	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
 	    gaps_unweighable(analysis_distributed(run), buf, n) ||   /* walls of the others' alone there */
 	    analysis_ranks_flaw(run, true, buf, n))   /* a wall that is no duration */

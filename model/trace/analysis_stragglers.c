@@ -449,7 +449,8 @@ static void stragglers_compute(struct trace_set *ts)
 	ts->strag_own_clock = own && n;
 	free(clk);
 	ts->strag_why = !nsteps ? "no ProfilerStep span" : !window ? "no GPU kernel within a ProfilerStep"
-		      : !n ? "no ncclKernel communication kernel longer than 1% of the mean step"
+		      : !n ? "no ncclKernel communication kernel longer than 1% of the mean step that HTA places in a "
+			     "step by its CPU launch's correlation id"
 		      : "no communication kernel on 2 ranks in one step";
 	if (pick_kernel(v, n, &g, &lo, &hi)) {
 		ts->strag_why = NULL;

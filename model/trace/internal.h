@@ -16,6 +16,20 @@ extern const struct finding_rule trace_rules[TRACE_NRULES];
 /* What those rules could not judge (no GPU or communication kernel; registry.h). */
 void trace_unjudged(struct run *run, struct not_judged *nj);
 
+/* Traces of two runs (subsystem.c): the first ProfilerSteps of two traces, on clocks
+ * that read as wall time (2001 on: not a trace written from 0), lie more than an hour
+ * apart, where the ranks of one job start within minutes (the step family's run.json
+ * test). lo, hi: the indexes in ts->r of the earliest and the latest; nlate: the traces
+ * that start more than an hour after lo's. trace_mixed_why() is why no rank is weighed
+ * against another then ("rank 4's trace starts ... : traces of two runs") into buf[n],
+ * NULL when none is late. */
+struct trace_late_start {
+	size_t lo, hi, nlate;
+	double spread_s;
+};
+bool trace_late_start(const struct trace_set *ts, struct trace_late_start *out);
+const char *trace_mixed_why(const struct trace_set *ts, char *buf, size_t n);
+
 /* The GPU names, CUDA runtime and CUDA driver that traces record otherwise than the rest
  * (env_diff.c), for the "traces differ" line and TRACE.ENV_DIFFERS: ranks of one job on
  * another GPU type or software stack run at another speed, and traces of other jobs
@@ -91,7 +105,20 @@ enum trace_said trace_said_by(const char *msg);
  * (job-worker-0, not rank0 or worker3_step), or NULL; the caller frees it. */
 char *trace_host_from_name(const char *path);
 struct diag_list;
+/* Finish a decoded rank: CPU events sorted by correlation id, each GPU event's step (its
+ * CPU launch's span's number, trace_kernel iter), and the warnings on it: no
+ * communication kernel, GPU events without a CPU launch, a repeated ProfilerStep number. */
 void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r);
+/* The ProfilerStep span (index into r->step) that holds instant ts, as HTA's
+ * add_iteration finds it (the last in file order when spans overlap), -1 when none; the
+ * index is built once per rank, its v freed by the caller (store.c). */
+struct trace_span_index {
+	const struct trace_step **v;   /* the spans by start time */
+	size_t n;
+	bool overlap;
+};
+void trace_span_index_build(const struct trace_rank *r, struct trace_span_index *si);
+long trace_span_of(const struct trace_rank *r, const struct trace_span_index *si, int64_t ts);
 /* Decode one trace file into a new, unfinished rank (NULL when it gave nothing); its
  * diagnostics go to diags (load.c). */
 /* Drop what the analyses computed of r (hta, pysum, straggler inputs, step comm):

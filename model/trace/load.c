@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: decoding Kineto/Chrome trace files (found by load_discover.c) one event at a
  * time (load_scan.c hands each event over, load_event.c finds its fields and keeps span
- * halves until they pair) into the per-rank trace model (trace.h), rank assignment, and
- * the load-time diagnostics. */
+ * halves until they pair, load_names.c interns the GPU events' names) into the per-rank
+ * trace model (trace.h), rank assignment, and the load-time diagnostics (a GPU event
+ * lasting far past the rank's profiled window among the skipped events; offsets in a
+ * gzip file said to be of its decompressed data). */
 #include "model/infile.h"
 #include "model/trace/internal.h"
 
@@ -20,27 +22,40 @@
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/trace/event.h"
+#include "model/trace/load_names.h"
 #include "model/trace/scan.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 #define MAX_EVENT_DIAGS 20
 
 /* ---- per-file decoding ---------------------------------------------------- */
 
-struct name_slot {
-	uint64_t hash;
-	int32_t idx;       /* -1 empty */
+/* The rank's profiled window as read so far: from the first start of any event kept to
+ * the last start, or end of a ProfilerStep or CPU event (host: one was read). A GPU
+ * event's end is what is judged: one that ends past the window by more than the
+ * window's length is an absurd duration (far_past). The window only grows, so an event
+ * far past the final window was far past it when read: those are kept as candidates
+ * (event index, offset) and judged once the file is read (drop_far). */
+struct far_event {
+	size_t k;
+	uint64_t off;
+};
+struct window {
+	int64_t lo, hi;
+	bool any, host;
+	struct far_event *far;
+	size_t nfar, farcap;
 };
 
 struct file_ctx {
 	struct trace_rank *r;
 	struct diag_list *diags;   /* where this file's diagnostics go */
 	struct load_ctx *ctx;
+	const struct tscan_result *res;   /* the scan's (gz: offsets are into decompressed data) */
 	struct json_doc doc;
-	struct name_slot *slots;
-	size_t nslots;
-	char **raw;        /* raw (escaped) name bytes, parallel to r->names */
-	size_t *rawlen;
+	struct trace_names names;  /* the GPU events' names, by their raw bytes */
+	struct window win;         /* the profiled window, GPU events far past it */
 	bool have_base;
 	int64_t base_ns;
 	size_t ndiag;
@@ -57,75 +72,32 @@ struct file_ctx {
 	size_t nostream;              /* GPU events without a stream id (left out of HTA's set) */
 };
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-static void names_rehash(struct file_ctx *fc)
-{
-	size_t ncap = fc->nslots ? fc->nslots * 2 : 1024;
-	struct name_slot *ns = xmalloc(ncap * sizeof(*ns));
-	for (size_t i = 0; i < ncap; i++)
-		ns[i].idx = -1;
-	for (size_t i = 0; i < fc->nslots; i++) {
-		if (fc->slots[i].idx < 0)
-			continue;
-		size_t j = fc->slots[i].hash & (ncap - 1);
-		while (ns[j].idx >= 0)
-			j = (j + 1) & (ncap - 1);
-		ns[j] = fc->slots[i];
-	}
-	free(fc->slots);
-	fc->slots = ns;
-	fc->nslots = ncap;
-}
-
-/* Index of the name (raw JSON string bytes, escapes kept) interned on first sight; the
- * stored name is unescaped through the jsmn token when one is given. */
-static int32_t intern_name(struct file_ctx *fc, const char *s, size_t n, const struct json_doc *d, int t)
-{
-	struct trace_rank *r = fc->r;
-	if ((r->nnames + 1) * 2 > fc->nslots)
-		names_rehash(fc);
-	uint64_t h = fnv1a(s, n);
-	size_t j = h & (fc->nslots - 1);
-	while (fc->slots[j].idx >= 0) {
-		int32_t i = fc->slots[j].idx;
-		if (fc->slots[j].hash == h && fc->rawlen[i] == n && memcmp(fc->raw[i], s, n) == 0)
-			return i;
-		j = (j + 1) & (fc->nslots - 1);
-	}
-	size_t cap = r->namecap;
-	xgrow((void **)&r->names, &r->namecap, r->nnames + 1, sizeof(*r->names));
-	if (r->namecap != cap) {
-		fc->raw = xrealloc(fc->raw, r->namecap * sizeof(*fc->raw));
-		fc->rawlen = xrealloc(fc->rawlen, r->namecap * sizeof(*fc->rawlen));
-	}
-	int32_t idx = (int32_t)r->nnames++;
-	r->names[idx] = d ? json_strdup(d, t) : xstrndup(s, n);
-	fc->raw[idx] = xstrndup(s, n);
-	fc->rawlen[idx] = n;
-	fc->slots[j] = (struct name_slot){ .hash = h, .idx = idx };
-	return idx;
-}
-
 /* The file's rank for its diagnostics: its distributedInfo's (read before the events), or -1. */
 static int file_rank(const struct file_ctx *fc)
 {
 	return fc->r->rank_from_meta ? fc->r->rank : -1;
 }
 
+/* A warning on this file at document offset off. In a gzip file that offset is into the
+ * decompressed data: the message says so, and the offset column (a byte of the file)
+ * stays empty. */
+static void offset_diag(const struct file_ctx *fc, uint64_t off, const char *msg)
+{
+	if (fc->res->gz)
+		diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, -1, file_rank(fc),
+			 "%s (at byte %llu of the decompressed trace)", msg, (unsigned long long)off);
+	else
+		diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
+}
+
+/* One of the first MAX_EVENT_DIAGS warnings on the file's events (the rest counted). */
 static void file_diag(struct file_ctx *fc, uint64_t off, const char *fmt, const char *arg)
 {
 	if (fc->ndiag++ >= MAX_EVENT_DIAGS)
 		return;
-	char msg[256];
+	char msg[384];
 	snprintf(msg, sizeof(msg), fmt, arg);
-	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
+	offset_diag(fc, off, msg);
 }
 
 static bool val_us(const struct val *v, int64_t *out)
@@ -216,11 +188,35 @@ static int16_t event_device(const struct ev *ev)
 
 /* ---- keeping what the analyses need ---- */
 
+static void window_add(struct window *w, int64_t lo, int64_t hi)
+{
+	w->lo = !w->any || lo < w->lo ? lo : w->lo;
+	w->hi = !w->any || hi > w->hi ? hi : w->hi;
+	w->any = true;
+}
+
+/* A GPU event starting at ts, inside the window, lasts past its end by more than the
+ * window's length (no overflow: dur may be any int64). */
+static bool far_past(const struct window *w, int64_t ts, int64_t dur)
+{
+	return dur - (w->hi - ts) > w->hi - w->lo;
+}
+
+/* GPU event k (ts, dur) at document offset off. */
+static void window_gpu(struct window *w, size_t k, int64_t ts, int64_t dur, uint64_t off)
+{
+	window_add(w, ts, ts);
+	if (!far_past(w, ts, dur))
+		return;
+	xgrow((void **)&w->far, &w->farcap, w->nfar + 1, sizeof(*w->far));
+	w->far[w->nfar++] = (struct far_event){ k, off };
+}
+
 static unsigned cat_flags(const char *c, size_t n);
 enum { CAT_PYSEL = 1, CAT_GPU = 2, CAT_CPU_ONLY = 4 };
 
 /* What the analyses need of a span whose ts and dur (ns) are read. */
-static void keep_span(struct file_ctx *fc, const struct ev *ev, int64_t ts, int64_t dur)
+static void keep_span(struct file_ctx *fc, const struct ev *ev, int64_t ts, int64_t dur, uint64_t off)
 {
 	long long stream = -1, corr = -1;
 	if (!val_int(&ev->stream, &stream))
@@ -240,13 +236,19 @@ static void keep_span(struct file_ctx *fc, const struct ev *ev, int64_t ts, int6
 		xgrow((void **)&r->k, &r->kcap, r->nk + 1, sizeof(*r->k));
 		r->k[r->nk++] = (struct trace_kernel){
 			.ts = ts, .dur = dur, .corr = corr, .stream = (int32_t)stream, .iter = -1,
-			.name = intern_name(fc, ev->name.p, ev->name.n, ev->doc, ev->name.tok),
+			.name = trace_names_intern(&fc->names, r, ev->name.p, ev->name.n, ev->doc, ev->name.tok),
 			.device = event_device(ev), .flags = pysel ? TK_PYSEL : 0,
 		};
+		window_gpu(&fc->win, r->nk - 1, ts, dur, off);
 		return;
 	}
 	long step;
-	if (profiler_step(&ev->name, &step)) {
+	bool is_step = profiler_step(&ev->name, &step);
+	if (is_step || corr >= 0) {
+		window_add(&fc->win, ts, ts + dur);
+		fc->win.host = true;
+	}
+	if (is_step) {
 		xgrow((void **)&r->step, &r->stepcap, r->nstep + 1, sizeof(*r->step));
 		r->step[r->nstep++] = (struct trace_step){ .step = step, .ts = ts, .dur = dur };
 	}
@@ -261,6 +263,41 @@ static void skip_span(struct file_ctx *fc, uint64_t off, const char *why)
 {
 	fc->skipped++;
 	file_diag(fc, off, "%s; event skipped", why);
+}
+
+/* The GPU events that end past the rank's profiled window by more than its length
+ * (window): an absurd duration (27.8 h in a run of milliseconds), which would take over
+ * every share of GPU time; each is named, skipped and counted, and the names no event
+ * uses any more are dropped. Only with a window from the host (a ProfilerStep or CPU
+ * event): GPU events alone give no window to judge against. */
+static void drop_far(struct file_ctx *fc)
+{
+	struct window *w = &fc->win;
+	struct trace_rank *r = fc->r;
+	size_t ndrop = 0;
+	for (size_t i = 0; i < w->nfar && w->host; i++) {
+		struct trace_kernel *e = &r->k[w->far[i].k];
+		if (!far_past(w, e->ts, e->dur))
+			continue;
+		char dur[32], span[32], why[320];
+		units_seconds((double)e->dur / 1e9, dur, sizeof(dur));
+		units_seconds((double)(w->hi - w->lo) / 1e9, span, sizeof(span));
+		snprintf(why, sizeof(why), "GPU event \"%.80s\" lasts %s, past the end of the rank's profiled window "
+			 "(%s: its ProfilerSteps, CPU events and GPU event starts) by more than the window",
+			 r->names[e->name], dur, span);
+		skip_span(fc, w->far[i].off, why);
+		e->dur = -1;   /* dropped below: a kept span never has a negative dur */
+		ndrop++;
+	}
+	free(w->far);
+	if (!ndrop)
+		return;
+	size_t m = 0;
+	for (size_t k = 0; k < r->nk; k++)
+		if (r->k[k].dur >= 0)
+			r->k[m++] = r->k[k];
+	r->nk = m;
+	trace_names_drop_unused(&fc->names, r);
 }
 
 /* A complete span (ph X). */
@@ -279,7 +316,7 @@ static void use_event(struct file_ctx *fc, const struct ev *ev, uint64_t off)
 	if (why[0])
 		skip_span(fc, off, why);
 	else
-		keep_span(fc, ev, ts, dur);
+		keep_span(fc, ev, ts, dur, off);
 }
 
 /* A span written in halves: its first (ph B) in b, its last (ph E) in e, which adds
@@ -305,7 +342,7 @@ static void use_halves(struct file_ctx *fc, struct ev *b, const struct ev *e, ui
 	for (size_t i = 0; i < ARRAY_LEN(mine); i++)
 		if (!mine[i]->type)
 			*mine[i] = *theirs[i];
-	keep_span(fc, b, ts, end - ts);
+	keep_span(fc, b, ts, end - ts, off);
 }
 
 /* The string value after key `key` (with quotes) in js, or NULL; *n gets its length. */
@@ -501,8 +538,7 @@ static void on_meta(void *ud, const char *key, const char *js, size_t len, uint6
 
 static void on_error(void *ud, uint64_t off, const char *msg)
 {
-	struct file_ctx *fc = ud;
-	diag_add(fc->diags, DIAG_WARN, fc->r->path, -1, (long long)off, file_rank(fc), "%s", msg);
+	offset_diag(ud, off, msg);
 }
 
 struct load_job {
@@ -576,7 +612,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	r->path = xstrdup(path);
 	r->rank = -1;
 	r->world_size = -1;
-	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx, .only = only };
+	struct file_ctx fc = { .r = r, .diags = diags, .ctx = ctx, .only = only, .res = res };
 	json_doc_init(&fc.doc);
 	static const char *const meta_keys[] = { "distributedInfo", "baseTimeNanoseconds", "host_name",
 						 "deviceProperties", "cuda_runtime_version", "cuda_driver_version", NULL };
@@ -592,6 +628,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 		diag_add(diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s", infile_strerror(res->err));
 	else if (!res->found_events && !res->errors && !res->ended)
 		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "no traceEvents array in this file");
+	drop_far(&fc);
 	if (fc.ndiag > MAX_EVENT_DIAGS)
 		diag_add(diags, DIAG_WARN, path, -1, -1, -1, "%zu more skipped events not listed",
 			 fc.ndiag - MAX_EVENT_DIAGS);
@@ -614,16 +651,12 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	r->skipped = *skipped = fc.skipped;
 	bool corrupt = gz_corrupt_inside(diags, path, res, fc.invalid);
 	r->truncated = res->truncated;
-	r->kernels_whole = res->truncated && fc.names_after_spans && !corrupt;
+	r->kernels_whole = res->truncated && fc.names_after_spans && !corrupt && !res->corrupt;
 	r->gpu = trace_devices_gpu(&fc.devices, fc.used_devices);
 	r->ngpus = (int)fc.devices.total;
 	r->device = fc.used_devices ? __builtin_ctzll(fc.used_devices) : -1;
 	trace_devices_free(&fc.devices);
-	for (size_t k = 0; k < r->nnames; k++)
-		free(fc.raw[k]);
-	free(fc.raw);
-	free(fc.rawlen);
-	free(fc.slots);
+	trace_names_free(&fc.names, r);
 	json_doc_free(&fc.doc);
 	if (res->err || (!res->found_events && r->nk == 0 && !r->peeked)) {
 		trace_rank_free(r);

@@ -1,294 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /* load_scan.c: streaming, quote-aware scanner over Chrome trace JSON, plain or gzip
- * (see scan.h). A sliding buffer holds the bytes from the current mark (the
- * start of the value being captured) to the read position; it only grows when one
- * value is larger than the buffer. Where an event that lacks a '}' ends: scan_nest.c. */
+ * (see scan.h; the bytes come from scan_reader.c). A sliding buffer holds the bytes from
+ * the current mark (the start of the value being captured) to the read position; it only
+ * grows when one value is larger than the buffer. Where an event that lacks a '}' ends:
+ * scan_nest.c. The first error in a gzip file's JSON has its member checked: a corrupt
+ * one (zlib finds most only at the trailer, having inflated garbage) ends the scan there,
+ * with one error, rather than naming every piece of garbage after it. */
 #include "model/dirlist.h"
 #include "model/infile.h"
 #include "model/trace/scan.h"
 #include "model/trace/scan_nest.h"
+#include "model/trace/scan_reader.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "model/xalloc.h"
 
 #define SCAN_CHUNK ((size_t)1 << 20)
 /* The per-thread memory cap of a trace scan: one event, key or wanted metadata value is
  * buffered whole up to SCAN_MAX_VALUE; a larger one is skipped with a diagnostic (its
- * bytes stream through). With the inflate pipeline (ZP_NBUF x ZP_CHUNK) a scan holds at
+ * bytes stream through). With the inflate pipeline (scan_reader.c) a scan holds at
  * most ~72 MiB whatever the file, so a small .gz cannot make every thread allocate GBs. */
 #define SCAN_MAX_VALUE ((size_t)64 << 20)
-#define GZ_IN_CHUNK ((size_t)256 << 10)
 #define NO_MARK ((size_t)-1)
-#define ZP_NBUF 4                  /* inflated chunks in flight between the threads */
-#define ZP_CHUNK ((size_t)1 << 20)
-
-/* ---- byte source: file, gzip file or memory ------------------------------ */
-
-/* Inflate on its own thread: the producer fills up to ZP_NBUF chunks, the scanner
- * consumes them in order. Slots [head, head+count) are ready; the producer only writes
- * the next free slot, so the buffers need no lock, only the counters do. */
-struct zpipe {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	char *buf[ZP_NBUF];
-	size_t len[ZP_NBUF];
-	long long raw[ZP_NBUF];  /* compressed bytes consumed when the chunk was made */
-	int head, count;
-	size_t off;              /* consumer offset in buf[head] */
-	bool done, stop;
-};
-
-struct reader {
-	int fd;
-	const char *mem;
-	size_t memlen, mempos;
-	bool gz, zinit, zend;
-	z_stream z;
-	unsigned char *zin;
-	bool eof, truncated;
-	bool trailing;      /* bytes after the last member that start no other (gzip -d ignores them) */
-	bool zcheck;        /* zmsg is a gzip trailer (CRC or length) that does not match the data
-			     * inflated: the stream ends there, its data whole but perhaps corrupt */
-	int err;
-	const char *zmsg;   /* a gzip error, NULL none: zbuf, or a literal */
-	char zbuf[160];
-	long long raw;      /* input bytes consumed, for progress (producer side) */
-	struct zpipe *zp;   /* inflate thread, or NULL */
-	long long raw_seen; /* with zp: input bytes behind the data consumed */
-};
-
-static ssize_t raw_read(struct reader *r, void *dst, size_t n)
-{
-	if (r->mem) {
-		size_t k = r->memlen - r->mempos < n ? r->memlen - r->mempos : n;
-		memcpy(dst, r->mem + r->mempos, k);
-		r->mempos += k;
-		return (ssize_t)k;
-	}
-	for (;;) {
-		ssize_t k = read(r->fd, dst, n);
-		if (k >= 0 || errno != EINTR)
-			return k;
-	}
-}
-
-static bool gz_refill_input(struct reader *r)
-{
-	ssize_t k = raw_read(r, r->zin, GZ_IN_CHUNK);
-	if (k < 0) {
-		r->err = errno;
-		return false;
-	}
-	r->raw += k;
-	r->z.next_in = r->zin;
-	r->z.avail_in = (uInt)k;
-	return k > 0;
-}
-
-/* inflate() failed (zr): say what zlib said and where in the file (its compressed bytes). A
- * trailer that does not match (zlib checks it after the member's last byte) is not a cut:
- * the data is whole, perhaps corrupt. Nothing more is inflated. */
-static void gz_fail(struct reader *r, int zr)
-{
-	const char *why = r->z.msg ? r->z.msg : zError(zr);
-	long long at = r->raw - (long long)r->z.avail_in;
-	r->zcheck = strcmp(why, "incorrect data check") == 0 || strcmp(why, "incorrect length check") == 0;
-	if (r->zcheck)
-		snprintf(r->zbuf, sizeof(r->zbuf), "gzip trailer does not match the data (zlib: %s, at byte %lld "
-			 "of the file): the events may be corrupt", why, at);
-	else
-		snprintf(r->zbuf, sizeof(r->zbuf), "corrupt gzip data (zlib: %s, at byte %lld of the file); "
-			 "nothing after it is read", why, at);
-	r->zmsg = r->zbuf;
-}
-
-/* Inflate into dst; handles concatenated gzip members. 0 at the end or after an error. */
-static ssize_t gz_read(struct reader *r, char *dst, size_t n)
-{
-	if (r->zmsg)
-		return 0;
-	r->z.next_out = (Bytef *)dst;
-	r->z.avail_out = (uInt)n;
-	while (r->z.avail_out == n) {
-		if (r->z.avail_in == 0 && !gz_refill_input(r)) {
-			if (!r->zend && !r->err)
-				r->truncated = true; /* input ended inside a gzip member */
-			return r->err ? -1 : 0;
-		}
-		if (r->zend && r->z.next_in[0] != 0x1f) { /* no gzip magic: trailing garbage or padding */
-			r->trailing = true;
-			break;
-		}
-		if (r->zend) { /* another member follows the previous one */
-			inflateReset(&r->z);
-			r->zend = false;
-		}
-		int zr = inflate(&r->z, Z_NO_FLUSH);
-		if (zr == Z_STREAM_END) {
-			r->zend = true;
-		} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			gz_fail(r, zr);
-			break;
-		}
-	}
-	return (ssize_t)(n - r->z.avail_out);
-}
-
-static void *zp_main(void *arg)
-{
-	struct reader *r = arg;
-	struct zpipe *zp = r->zp;
-	for (;;) {
-		pthread_mutex_lock(&zp->mu);
-		while (zp->count == ZP_NBUF && !zp->stop)
-			pthread_cond_wait(&zp->cv, &zp->mu);
-		int slot = (zp->head + zp->count) % ZP_NBUF;
-		bool stop = zp->stop;
-		pthread_mutex_unlock(&zp->mu);
-		if (stop)
-			return NULL;
-		ssize_t k = gz_read(r, zp->buf[slot], ZP_CHUNK);
-		pthread_mutex_lock(&zp->mu);
-		if (k > 0) {
-			zp->len[slot] = (size_t)k;
-			zp->raw[slot] = r->raw;
-			zp->count++;
-		} else {
-			zp->done = true;
-		}
-		pthread_cond_broadcast(&zp->cv);
-		bool fin = zp->done;
-		pthread_mutex_unlock(&zp->mu);
-		if (fin)
-			return NULL;
-	}
-}
-
-static void zp_start(struct reader *r)
-{
-	struct zpipe *zp = xcalloc(1, sizeof(*zp));
-	for (int i = 0; i < ZP_NBUF; i++)
-		zp->buf[i] = xmalloc(ZP_CHUNK);
-	pthread_mutex_init(&zp->mu, NULL);
-	pthread_cond_init(&zp->cv, NULL);
-	r->zp = zp;
-	if (pthread_create(&zp->th, NULL, zp_main, r) != 0) {
-		r->zp = NULL; /* no thread: inflate inline */
-		pthread_mutex_destroy(&zp->mu);
-		pthread_cond_destroy(&zp->cv);
-		for (int i = 0; i < ZP_NBUF; i++)
-			free(zp->buf[i]);
-		free(zp);
-	}
-}
-
-/* Stop and join the inflate thread; afterwards the reader's flags are final. */
-static void zp_stop(struct reader *r)
-{
-	struct zpipe *zp = r->zp;
-	if (!zp)
-		return;
-	pthread_mutex_lock(&zp->mu);
-	zp->stop = true;
-	pthread_cond_broadcast(&zp->cv);
-	pthread_mutex_unlock(&zp->mu);
-	pthread_join(zp->th, NULL);
-	pthread_mutex_destroy(&zp->mu);
-	pthread_cond_destroy(&zp->cv);
-	for (int i = 0; i < ZP_NBUF; i++)
-		free(zp->buf[i]);
-	free(zp);
-	r->zp = NULL;
-}
-
-static ssize_t zp_read(struct reader *r, char *dst, size_t n)
-{
-	struct zpipe *zp = r->zp;
-	pthread_mutex_lock(&zp->mu);
-	while (zp->count == 0 && !zp->done)
-		pthread_cond_wait(&zp->cv, &zp->mu);
-	int h = zp->head;
-	bool empty = zp->count == 0;
-	pthread_mutex_unlock(&zp->mu);
-	if (empty)
-		return 0;
-	size_t k = zp->len[h] - zp->off < n ? zp->len[h] - zp->off : n;
-	memcpy(dst, zp->buf[h] + zp->off, k);
-	zp->off += k;
-	r->raw_seen = zp->raw[h];
-	if (zp->off == zp->len[h]) {
-		pthread_mutex_lock(&zp->mu);
-		zp->head = (h + 1) % ZP_NBUF;
-		zp->count--;
-		zp->off = 0;
-		pthread_cond_broadcast(&zp->cv);
-		pthread_mutex_unlock(&zp->mu);
-	}
-	return (ssize_t)k;
-}
-
-static long long reader_raw(const struct reader *r)
-{
-	return r->zp ? r->raw_seen : r->raw;
-}
-
-static ssize_t reader_read(struct reader *r, char *dst, size_t n)
-{
-	if (r->eof)
-		return 0;
-	ssize_t k;
-	if (r->zp) {
-		k = zp_read(r, dst, n);
-	} else if (r->gz) {
-		k = gz_read(r, dst, n);
-	} else {
-		k = raw_read(r, dst, n);
-		if (k > 0)
-			r->raw += k;
-		if (k < 0)
-			r->err = errno;
-	}
-	if (k <= 0)
-		r->eof = true;
-	return k;
-}
-
-static void reader_open_gz(struct reader *r, const unsigned char *head, size_t nhead)
-{
-	r->gz = true;
-	r->zin = xmalloc(GZ_IN_CHUNK);
-	memcpy(r->zin, head, nhead);
-	r->z.next_in = r->zin;
-	r->z.avail_in = (uInt)nhead;
-	r->zinit = inflateInit2(&r->z, 15 + 32) == Z_OK;
-	if (!r->zinit) {
-		r->zmsg = "cannot initialise zlib";
-		r->eof = true;
-	}
-}
-
-static void reader_close(struct reader *r)
-{
-	zp_stop(r);
-	if (r->zinit)
-		inflateEnd(&r->z);
-	free(r->zin);
-	if (r->fd >= 0)
-		close(r->fd);
-}
 
 /* ---- scanner ------------------------------------------------------------ */
 
 struct scan {
-	struct reader rd;
+	struct scan_reader rd;
 	char *buf;
 	size_t cap, len, pos, mark;
 	uint64_t base;      /* document offset of buf[0] */
@@ -297,10 +39,38 @@ struct scan {
 	struct tscan_result *res;
 	long long reported; /* raw bytes already reported as progress */
 	bool oversize;      /* the marked value outgrew SCAN_MAX_VALUE: dropped, skip it */
+	bool gz_checked;    /* a gzip file's member was checked (at its first error), or the scan ended */
+	bool stopped;       /* the gzip data is corrupt from an error on: nothing more is read or said */
 };
+
+/* The gzip member holding the JSON error at document offset off is corrupt (gzip
+ * data that inflates to garbage, which zlib finds at the trailer): the scan stops
+ * there, with one error naming the byte of the file, and the file is read as partial.
+ * False when the member is whole (the JSON itself is invalid there). */
+static bool scan_gz_stop(struct scan *s, uint64_t off)
+{
+	long long at;
+	char why[96];
+	s->gz_checked = true;
+	if (!scan_reader_gz_bad_at(&s->rd, off, &at, why, sizeof(why)))
+		return false;
+	scan_reader_stop(&s->rd);
+	s->rd.eof = true;
+	s->rd.zcheck = false;
+	snprintf(s->rd.zbuf, sizeof(s->rd.zbuf), "corrupt gzip data near byte %lld of the file (zlib: %s): what it "
+		 "inflates to is not valid JSON from here; nothing after it is read", at, why);
+	s->rd.zmsg = s->rd.zbuf;
+	s->stopped = true;
+	s->res->errors++;
+	if (s->cb->error)
+		s->cb->error(s->ud, off, s->rd.zmsg);
+	return true;
+}
 
 static void scan_error(struct scan *s, uint64_t off, const char *msg)
 {
+	if (s->stopped || (s->rd.gz && !s->gz_checked && scan_gz_stop(s, off)))
+		return;
 	s->res->errors++;
 	if (s->cb->error)
 		s->cb->error(s->ud, off, msg);
@@ -319,6 +89,8 @@ static size_t scan_fill(struct scan *s)
 			s->mark -= keep;
 		s->base += keep;
 	}
+	if (s->stopped)
+		return 0;
 	if (s->cb->cancelled && s->cb->cancelled(s->ud)) {
 		s->res->cancelled = true;
 		return 0;
@@ -336,8 +108,8 @@ static size_t scan_fill(struct scan *s)
 			s->buf = xrealloc(s->buf, s->cap);
 		}
 	}
-	ssize_t k = reader_read(&s->rd, s->buf + s->len, s->cap - s->len);
-	long long raw = reader_raw(&s->rd);
+	ssize_t k = scan_reader_read(&s->rd, s->buf + s->len, s->cap - s->len);
+	long long raw = scan_reader_raw(&s->rd);
 	if (s->cb->progress && raw > s->reported) {
 		s->cb->progress(s->ud, raw - s->reported);
 		s->reported = raw;
@@ -351,6 +123,8 @@ static size_t scan_fill(struct scan *s)
 /* Next non-whitespace byte (not consumed), or -1 at the end. */
 static int scan_peek(struct scan *s)
 {
+	if (s->stopped)
+		return -1;
 	for (;;) {
 		while (s->pos < s->len) {
 			char c = s->buf[s->pos];
@@ -704,6 +478,15 @@ static int scan_document(struct scan *s)
 	return -2;
 }
 
+/* The file ends inside its gzip stream (at `end` of the decompressed document). */
+static void scan_gz_cut(struct scan *s, uint64_t end)
+{
+	char msg[128];
+	snprintf(msg, sizeof(msg), "unexpected end of file at byte %lld, inside its gzip stream: a truncated trace",
+		 s->rd.raw);
+	scan_error(s, end, msg);
+}
+
 /* How the input ended, r being scan_document's result: cancelled, a read or gzip error or
  * a cut make the document truncated; a gzip trailer that does not match is named only
  * (the events are whole when the document is); so are bytes after the gzip stream. */
@@ -711,6 +494,7 @@ static void scan_report_end(struct scan *s, int r)
 {
 	struct tscan_result *res = s->res;
 	uint64_t end = s->base + s->len;
+	s->gz_checked = true;   /* the gzip stream's own errors: nothing to check */
 	res->corrupt = scan_corrupt(s);
 	if (r == -1) {
 		res->truncated = true;
@@ -720,9 +504,11 @@ static void scan_report_end(struct scan *s, int r)
 			scan_error(s, end, s->rd.zmsg);
 		else if (s->rd.err)
 			scan_error(s, end, strerror(s->rd.err));
+		else if (s->rd.truncated)
+			scan_gz_cut(s, end);
 		else
 			scan_error(s, end, "unexpected end of file (truncated trace)");
-	} else if (r == 0 && (s->rd.truncated || res->corrupt)) {
+	} else if (res->corrupt || (r == 0 && s->rd.truncated)) {
 		res->truncated = true;
 		scan_error(s, end, res->corrupt ? s->rd.zmsg : "truncated gzip stream");
 	}
@@ -746,12 +532,12 @@ static int scan_run(struct scan *s, const struct tscan_cb *cb, void *ud, struct 
 		scan_error(s, s->base + s->pos, "bytes after the end of the JSON document; not read");
 		res->truncated = true;
 	}
-	zp_stop(&s->rd); /* the reader's flags are final from here */
+	scan_reader_stop(&s->rd); /* the reader's flags are final from here */
 	res->bytes = s->base + s->pos;
 	scan_report_end(s, r);
 	res->err = s->rd.err;
 	free(s->buf);
-	reader_close(&s->rd);
+	scan_reader_close(&s->rd);
 	return r == 0 && !res->truncated ? 0 : -1;
 }
 
@@ -762,7 +548,8 @@ int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
 	memset(res, 0, sizeof(*res));
 	if (len >= 2 && (unsigned char)js[0] == 0x1f && (unsigned char)js[1] == 0x8b) {
 		s.rd.mem = js;
-		reader_open_gz(&s.rd, (const unsigned char *)js, 0);
+		res->gz = true;
+		scan_reader_open_gz(&s.rd, (const unsigned char *)js, 0);
 	}
 	return scan_run(&s, cb, ud, res);
 }
@@ -776,12 +563,13 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 		return -1;
 	}
 	unsigned char head[2];
-	ssize_t k = raw_read(&s.rd, head, 2);
+	ssize_t k = scan_reader_raw_read(&s.rd, head, 2);
 	if (k == 2 && head[0] == 0x1f && head[1] == 0x8b) {
 		s.rd.raw = 2;
-		reader_open_gz(&s.rd, head, 2);
+		res->gz = true;
+		scan_reader_open_gz(&s.rd, head, 2);
 		if (s.rd.zinit)
-			zp_start(&s.rd);
+			scan_reader_start(&s.rd);
 	} else if (k > 0) {
 		lseek(s.rd.fd, 0, SEEK_SET);
 	}
@@ -791,25 +579,25 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 /* The first limit bytes of gzip file path, decompressed (NUL-terminated), or NULL. */
 static char *probe_gz_head(const char *path, size_t limit, size_t *len)
 {
-	struct reader r = { .fd = infile_open(path) };
+	struct scan_reader r = { .fd = infile_open(path) };
 	if (r.fd < 0)
 		return NULL;
 	unsigned char head[2];
-	if (raw_read(&r, head, 2) != 2 || head[0] != 0x1f || head[1] != 0x8b) {
-		reader_close(&r); /* changed under us: not a trace */
+	if (scan_reader_raw_read(&r, head, 2) != 2 || head[0] != 0x1f || head[1] != 0x8b) {
+		scan_reader_close(&r); /* changed under us: not a trace */
 		return NULL;
 	}
-	reader_open_gz(&r, head, 2);
+	scan_reader_open_gz(&r, head, 2);
 	char *buf = xmalloc(limit + 1);
 	size_t n = 0;
 	while (n < limit) {
-		ssize_t got = reader_read(&r, buf + n, limit - n);
+		ssize_t got = scan_reader_read(&r, buf + n, limit - n);
 		if (got <= 0)
 			break;
 		n += (size_t)got;
 	}
 	buf[n] = '\0';
-	reader_close(&r);
+	scan_reader_close(&r);
 	*len = n;
 	return buf;
 }

@@ -3,8 +3,10 @@
  * model (steps.h) when the run has no pytscope steps, so that a traces-only run fills
  * the heatmap, the ranks table and the distributed analyzer.
  *
- * Each ProfilerStep#N of a rank becomes one record: step N, timestamp = span start
- * (epoch seconds), and three phases over the GPU kernels launched in that step: `comm` =
+ * Each ProfilerStep#N span of a rank becomes one record: step N, timestamp = span start
+ * (epoch seconds), and three phases over the GPU kernels launched in that span (by their
+ * CPU launch's correlation id; a kernel without a launch by its own start, said in
+ * store.c; a step number recorded twice is two spans, each with its own kernels): `comm` =
  * the exposed communication time (communication kernels not overlapped by computation
  * kernels), `compute` = the computation kernels' time (their union), each clipped so
  * that they fit the step duration, and `other` = the rest of the step (GPU idle, memory
@@ -28,22 +30,23 @@
  * A run whose pytscope loader found no step record (rank dirs or a run.json without
  * steps.jsonl) gets the ProfilerSteps in that loader's model, each rank keeping its
  * run.json. */
-#include "model/trace/trace.h"
+#include "model/trace/internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/run.h"
 #include "model/steps/steps.h"
 #include "model/xalloc.h"
 
-/* Communication time of the kernels v[0..n) not covered by computation kernels (ns);
+/* Communication time of the kernels idx[0..n) not covered by computation kernels (ns);
  * the computation kernels' time in *computed. */
-static int64_t exposed_comm(const struct trace_rank *r, const struct trace_by_iter *v, size_t n,
-			    struct trace_ivl *comm, struct trace_ivl *comp, int64_t *computed)
+static int64_t exposed_comm(const struct trace_rank *r, const size_t *idx, size_t n, struct trace_ivl *comm,
+			    struct trace_ivl *comp, int64_t *computed)
 {
 	size_t nc = 0, np = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct trace_kernel *e = &r->k[v[i].k];
+		const struct trace_kernel *e = &r->k[idx[i]];
 		struct trace_ivl sp = { e->ts, e->ts + e->dur };
 		if (r->name_cls[e->name] == KC_COMMUNICATION)
 			comm[nc++] = sp;
@@ -61,6 +64,36 @@ bool trace_rank_partial(const struct trace_rank *r)
 	return r->truncated && !r->kernels_whole;
 }
 
+/* r's GPU events grouped by the ProfilerStep span (index into r->step) they were
+ * launched in: its CPU launch's span (by correlation id), else, without a launch, the
+ * span that holds the event's own start. Span s's events are idx[first[s]..first[s+1]);
+ * the events outside every span are in none. Both malloc'd. */
+static void group_by_span(const struct trace_rank *r, size_t **idx, size_t **first)
+{
+	struct trace_span_index si;
+	trace_span_index_build(r, &si);
+	long *span = xmalloc((r->nk + 1) * sizeof(*span));
+	size_t *at = xcalloc(r->nstep + 2, sizeof(*at));
+	for (size_t k = 0; k < r->nk; k++) {
+		const struct trace_kernel *e = &r->k[k];
+		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
+		span[k] = trace_span_of(r, &si, c ? c->ts : e->ts);
+		if (span[k] >= 0)
+			at[span[k] + 1]++;
+	}
+	for (size_t s = 0; s < r->nstep; s++)
+		at[s + 1] += at[s];
+	*first = xmalloc((r->nstep + 1) * sizeof(**first));
+	memcpy(*first, at, (r->nstep + 1) * sizeof(**first));
+	*idx = xmalloc((at[r->nstep] + 1) * sizeof(**idx));
+	for (size_t k = 0; k < r->nk; k++)
+		if (span[k] >= 0)
+			(*idx)[at[span[k]]++] = k;
+	free(at);
+	free(span);
+	free(si.v);
+}
+
 void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 {
 	if (r->step_comm || r->nstep == 0)
@@ -70,25 +103,18 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	r->step_comp = xmalloc(r->nstep * sizeof(*r->step_comp));
 	struct trace_ivl *comm = xmalloc((r->nk + 1) * sizeof(*comm));
 	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
-	struct trace_by_iter *v;
-	size_t nv = trace_by_iter(r, -1, &v);
+	size_t *idx, *first;
+	group_by_span(r, &idx, &first);
 	bool measured = !trace_rank_partial(r);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
-		size_t lo = 0, hi = nv; /* the run of this step in v */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (v[mid].iter < st->step)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t n = lo < nv && v[lo].iter == st->step ? trace_iter_run(v, nv, lo) : 0;
-		int64_t p = -1, c = measured ? exposed_comm(r, v + lo, n, comm, comp, &p) : -1;
+		size_t n = first[s + 1] - first[s];
+		int64_t p = -1, c = measured ? exposed_comm(r, idx + first[s], n, comm, comp, &p) : -1;
 		r->step_comm[s] = c > st->dur ? st->dur : c;
 		r->step_comp[s] = p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
 	}
-	free(v);
+	free(idx);
+	free(first);
 	free(comm);
 	free(comp);
 }
@@ -104,6 +130,16 @@ bool trace_rank_comm_kernels(const struct trace_rank *r)
 bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r)
 {
 	return (ts->n == 1 && r->world_size <= 1) || trace_rank_comm_kernels(r);
+}
+
+/* Rank index ri has GPU events in HTA's set, kept or left out by its last-step filter
+ * (kept in a trace index too): its steps are measured on the GPU, even when no event has
+ * a CPU launch before its last ProfilerStep (trace_rank_step_comm places those without a
+ * launch by their own start). */
+static bool rank_has_gpu(struct trace_set *ts, size_t ri)
+{
+	const struct trace_hta *h = trace_hta(ts, ri);
+	return h->have_gpu || h->nfiltered > 0;
 }
 
 /* A rank of the pytscope loader's model (rank dirs or run.json without a step record)
@@ -137,12 +173,12 @@ static void publish_stepless(struct run *run, struct steps_model *m, const struc
 /* Publish rank index ri's ProfilerSteps. A GPU run (m_other >= 0): a rank of the run has
  * GPU kernels (the phases are m_compute, m_comm when some rank measures communication,
  * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
- * compute = the whole step) and gets no phase, said in a diagnostic, which tells a rank
- * whose GPU events HTA's last-step filter all left out from one that has none; a GPU
- * rank's steps that were not measured (trace.h step_comp: all of a partial rank's, which
- * in a GPU run counts as a GPU rank even when no GPU event was read) get no record, said
- * in a diagnostic too; a rank that does not measure communication
- * (trace_rank_comm_measured) gets no comm value. */
+ * compute = the whole step) and gets no phase, said in a diagnostic (a rank whose GPU
+ * events HTA's last-step filter all left out has some: rank_has_gpu); a GPU rank's steps
+ * that were not measured (trace.h step_comp: all of a partial rank's, which in a GPU run
+ * counts as a GPU rank even when no GPU event was read) get no record, said in a
+ * diagnostic too; a rank that does not measure communication (trace_rank_comm_measured)
+ * gets no comm value. */
 static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
 			 int m_other)
 {
@@ -153,10 +189,9 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 		return;
 	}
 	trace_rank_step_comm(ts, r);
-	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; the test
-	 * of the "GPU time" line (trace_gpu_time), kept in a trace index too */
-	const struct trace_hta *h = trace_hta(ts, ri);
-	bool gpu = h->have_gpu || (trace_rank_partial(r) && m_other >= 0), cpu_among_gpu = !gpu && m_other >= 0;
+	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0 */
+	bool gpu = rank_has_gpu(ts, ri) || (trace_rank_partial(r) && m_other >= 0);
+	bool cpu_among_gpu = !gpu && m_other >= 0;
 	if (!trace_rank_comm_measured(ts, r))
 		m_comm = -1;
 	size_t unmeasured = 0;
@@ -179,12 +214,7 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	}
 	keep_meta(m, rs, r->rank);
 	steps_publish_rank(m, rs);
-	if (cpu_among_gpu && h->nfiltered)
-		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
-			 "HTA's last-step filter left none of this trace's %zu GPU events (none was launched, by "
-			 "correlation id, before its last ProfilerStep): its steps' compute and communication are n/a",
-			 h->nfiltered);
-	else if (cpu_among_gpu)
+	if (cpu_among_gpu)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "no GPU kernel in this trace, while other ranks' traces have some: its steps' compute and "
 			 "communication are n/a (a CPU-only profile is not weighed against GPU-measured ranks)");
@@ -204,7 +234,7 @@ void trace_publish_steps(struct run *run)
 	if (!any)
 		return;
 	for (size_t i = 0; i < ts->n; i++)
-		if (ts->r[i]->nstep > 0 && trace_hta(ts, i)->have_gpu) {
+		if (ts->r[i]->nstep > 0 && rank_has_gpu(ts, i)) {
 			gpu = true;
 			whole_gpu = whole_gpu || !trace_rank_partial(ts->r[i]);
 			comm = comm || trace_rank_comm_measured(ts, ts->r[i]);

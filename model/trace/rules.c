@@ -2,8 +2,8 @@
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
  * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
  * TRACE.ENV_DIFFERS, and what they and HTA's potential stragglers could not judge (the
- * subsystem's `unjudged`); the text of an idle share on its side of TRACE.GPU_IDLE's
- * bars (trace_idle_text). */
+ * subsystem's `unjudged`; traces of two runs are not weighed against each other); the
+ * text of an idle share on its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -200,9 +200,10 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
 				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
 				      "ProfilerStep" : "no GPU kernel in the traces");
-	const char *why = NULL;
+	char mixed[160];   /* traces of two runs: no rank weighed against another */
+	const char *why = trace_mixed_why(ts, mixed, sizeof(mixed));
 	int strag[2];
-	if (ts->n > 1)
+	if (ts->n > 1 && !why)
 		trace_stragglers(ts, strag, &why);
 	/* the temporal view's column, empty: no finding stands for it, so the report lists it
 	 * beside findings too (a subject) */

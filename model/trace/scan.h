@@ -55,6 +55,8 @@ struct tscan_result {
 	bool bad_check;        /* the gzip trailer (CRC, length) does not match the data
 				* inflated: named through the error callback (counted in
 				* errors), the document not truncated for it */
+	bool gz;               /* the input is gzip (set before the first callback): offsets
+				* are into its decompressed data */
 	bool found_events;     /* a traceEvents array (or a bare array) was seen */
 	bool cancelled;        /* stopped by the cancelled callback */
 	bool ended;            /* ended early by the enough callback (not truncated) */

@@ -4,7 +4,8 @@
  * file names, or of one file-name rank is left out, never made another rank; what it
  * says told from what a parse says, for the index), the host of a HOST_PID.MS file
  * name, per-rank post-processing (CPU events by correlation, kernels tagged with their
- * ProfilerStep), and the model's lifetime. */
+ * ProfilerStep, the ProfilerStep span that holds an instant; warnings on GPU events
+ * without a CPU launch and on repeated step numbers), and the model's lifetime. */
 #include "model/trace/internal.h"
 
 #include <ctype.h>
@@ -179,13 +180,22 @@ static size_t rank_holder(const struct trace_set *ts, int rank, size_t upto)
 	"past the cut are unknown); communication overlap is n/a"
 #define SAID_NO_COMM "%zu GPU kernels but no communication kernel matched the classification table (extend " \
 	"it with --kernel-classes); communication overlap is n/a"
+#define SAID_NO_LAUNCH "%zu of %zu GPU events have no CPU launch (no CPU event has their correlation id): the " \
+	"steps' compute and comm place each by its own start, in the ProfilerStep span that holds it (HTA places " \
+	"a kernel by its launch: its per-step figures leave them out)"
+#define STEP_AGAIN_WHY "each span's compute and comm are of the kernels launched in it; where the ranks " \
+	"align, the last record of a step counts, and HTA's per-step figures (potential stragglers) take the spans " \
+	"of one number as one step"
+#define SAID_STEP_AGAIN "ProfilerStep#%ld is recorded %zu times in this trace: " STEP_AGAIN_WHY
+#define SAID_STEPS_AGAIN "ProfilerStep#%ld is recorded %zu times in this trace (%zu repeated step numbers in " \
+	"all): " STEP_AGAIN_WHY
 
-/* msg is what fmt prints (its conversions all %d or %zu). */
+/* msg is what fmt prints (its conversions all %d, %ld or %zu). */
 static bool said_as(const char *msg, const char *fmt)
 {
 	while (*fmt) {
 		if (*fmt == '%') {
-			fmt += fmt[1] == 'z' ? 3 : 2;
+			fmt += fmt[1] == 'z' || fmt[1] == 'l' ? 3 : 2;
 			if (*msg == '-')
 				msg++;
 			if (!isdigit((unsigned char)*msg))
@@ -203,7 +213,8 @@ enum trace_said trace_said_by(const char *msg)
 {
 	if (said_as(msg, SAID_BY_NAME) || said_as(msg, SAID_BY_ORDER) || said_as(msg, SAID_BY_ORDER_PROC))
 		return TRACE_SAID_RANK;
-	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM))
+	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM) || said_as(msg, SAID_NO_LAUNCH) ||
+	    said_as(msg, SAID_STEP_AGAIN) || said_as(msg, SAID_STEPS_AGAIN))
 		return TRACE_SAID_FINISH;
 	return TRACE_SAID_PARSE;
 }
@@ -521,15 +532,6 @@ const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t co
 	return lo > 0 && r->cpu[lo - 1].corr == corr ? &r->cpu[lo - 1] : NULL;
 }
 
-/* HTA add_iteration: the step whose [ts, ts+dur) holds the CPU event (last match in
- * file order). `sorted` holds the steps by start time; when they do not overlap a binary
- * search finds the only candidate. */
-struct step_index {
-	const struct trace_step **v;
-	size_t n;
-	bool overlap;
-};
-
 static int step_ptr_cmp(const void *a, const void *b)
 {
 	const struct trace_step *x = *(const struct trace_step *const *)a, *y = *(const struct trace_step *const *)b;
@@ -538,7 +540,7 @@ static int step_ptr_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void step_index_build(const struct trace_rank *r, struct step_index *si)
+void trace_span_index_build(const struct trace_rank *r, struct trace_span_index *si)
 {
 	si->v = xmalloc((r->nstep + 1) * sizeof(*si->v));
 	si->n = r->nstep;
@@ -551,16 +553,16 @@ static void step_index_build(const struct trace_rank *r, struct step_index *si)
 			si->overlap = true;
 }
 
-static int32_t step_of(const struct trace_rank *r, const struct step_index *si, int64_t ts)
+long trace_span_of(const struct trace_rank *r, const struct trace_span_index *si, int64_t ts)
 {
-	long it = -1;
+	long span = -1;
 	if (si->overlap) {
 		for (size_t s = 0; s < r->nstep; s++)
 			if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
-				it = r->step[s].step;
-		return (int32_t)it;
+				span = (long)s;
+		return span;
 	}
-	size_t lo = 0, hi = si->n;
+	size_t lo = 0, hi = si->n;   /* spans that do not overlap: one candidate */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (si->v[mid]->ts <= ts)
@@ -569,8 +571,8 @@ static int32_t step_of(const struct trace_rank *r, const struct step_index *si, 
 			hi = mid;
 	}
 	if (lo > 0 && ts < si->v[lo - 1]->ts + si->v[lo - 1]->dur)
-		it = si->v[lo - 1]->step;
-	return (int32_t)it;
+		span = (long)(si->v[lo - 1] - r->step);
+	return span;
 }
 
 /* Sort the CPU events by correlation id, file order among equal ids. */
@@ -585,13 +587,42 @@ static void sort_cpu_stable(struct trace_rank *r)
 	free(tmp);
 }
 
+static int long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* A ProfilerStep number r records more than once: the smallest such (its count in *times),
+ * how many numbers repeat in *nrep; -1 when none does. */
+static long step_repeated(const struct trace_rank *r, size_t *times, size_t *nrep)
+{
+	long *v = xmalloc((r->nstep + 1) * sizeof(*v)), first = -1;
+	for (size_t s = 0; s < r->nstep; s++)
+		v[s] = r->step[s].step;
+	qsort(v, r->nstep, sizeof(*v), long_cmp);
+	*nrep = 0;
+	for (size_t s = 0, e; s < r->nstep; s = e) {
+		for (e = s + 1; e < r->nstep && v[e] == v[s]; e++)
+			;
+		if (e - s < 2)
+			continue;
+		if ((*nrep)++ == 0) {
+			first = v[s];
+			*times = e - s;
+		}
+	}
+	free(v);
+	return first;
+}
+
 void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r)
 {
 	sort_cpu_stable(r);
 	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
-	size_t ncomm = 0;
-	struct step_index si;
-	step_index_build(r, &si);
+	size_t ncomm = 0, nolaunch = 0, times = 0, nrep = 0;
+	struct trace_span_index si;
+	trace_span_index_build(r, &si);
 	for (size_t i = 0; i < r->nnames; i++)
 		r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
 	for (size_t k = 0; k < r->nk; k++) {
@@ -599,13 +630,22 @@ void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct tra
 		if (r->name_cls[e->name] == KC_COMMUNICATION)
 			ncomm++;
 		const struct trace_cpu *c = e->corr >= 0 ? trace_cpu_by_corr(r, e->corr) : NULL;
-		e->iter = c ? step_of(r, &si, c->ts) : -1;
+		long span = c ? trace_span_of(r, &si, c->ts) : -1;
+		e->iter = span >= 0 ? (int32_t)r->step[span].step : -1;
+		nolaunch += !c;
 	}
 	free(si.v);
 	if (r->nk > 0 && ncomm == 0 && trace_rank_partial(r))
 		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM_CUT, r->nk);
 	else if (r->nk > 0 && ncomm == 0)
 		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM, r->nk);
+	if (nolaunch && r->nstep && !trace_rank_partial(r))   /* a partial rank's steps are not measured */
+		diag_add(diags, DIAG_INFO, r->path, -1, -1, r->rank, SAID_NO_LAUNCH, nolaunch, r->nk);
+	long again = step_repeated(r, &times, &nrep);
+	if (again >= 0 && nrep == 1)
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_STEP_AGAIN, again, times);
+	else if (again >= 0)
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_STEPS_AGAIN, again, times, nrep);
 }
 
 void trace_rank_drop_analyses(struct trace_rank *r)

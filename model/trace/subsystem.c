@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the trace family's registration (registry.h): loader "kineto" (load.c,
  * PyTorch profiler Chrome traces), views (views.c), the finding rules (rules.c), the
- * headline summary (GPU busy/idle, idle by rank, top kernels) and the model's lifetime. */
+ * headline summary (mixed runs, GPU busy/idle, idle by rank, top kernels), the test for
+ * traces of two runs (trace_late_start) and the model's lifetime. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,52 @@ static bool trace_has_data(const struct run *run)
 	return run->trace && run->trace->n; /* none when --ranks left every trace out */
 }
 
+/* A kernel of one rank (its interned name id: a row of the kernels view) in the top
+ * kernels' sums. Names are interned by their whole JSON text, so two ids of one rank may
+ * read alike as C strings (a NUL inside): dup counts the ids of that rank before it that
+ * read the same, and kernels match across ranks by name and dup, never merging two of
+ * one rank. */
 struct ksum {
 	const char *name;
+	size_t rank, dup;    /* index in ts->r */
+	int32_t id;
 	double sum;
 };
 
+static int ksum_by_rank_id(const void *a, const void *b)
+{
+	const struct ksum *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c || x->rank != y->rank)
+		return c ? c : x->rank < y->rank ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 static int ksum_by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct ksum *)a)->name, ((const struct ksum *)b)->name);
+	const struct ksum *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->dup > y->dup) - (x->dup < y->dup);
+}
+
+/* v[0, n) summed by name and dup (struct ksum) in place; the count left. */
+static size_t ksum_merge(struct ksum *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), ksum_by_rank_id);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].rank == v[i - 1].rank && strcmp(v[i].name, v[i - 1].name) == 0)
+			v[i].dup = v[i - 1].dup + 1;
+	qsort(v, n, sizeof(*v), ksum_by_name);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && ksum_by_name(&v[m - 1], &v[i]) == 0)
+			v[m - 1].sum += v[i].sum;
+		else
+			v[m++] = v[i];
+	}
+	return m;
 }
 
 /* Longest kernel name in the headline's list (bytes). */
@@ -106,8 +145,8 @@ static void kernel_brief(const char *name, char *out)
 	memcpy(out + cut, "...", 4);
 }
 
-/* The top 3 kernels over every rank (HTA event set) by total time, summed by name:
- * "name 12.3%, ...", each name brief (kernel_brief). */
+/* The top 3 kernels over every rank (HTA event set) by total time, summed by name
+ * (ksum_merge): "name 12.3%, ...", each name brief (kernel_brief). */
 static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 {
 	size_t nk = 0, cap = 0;
@@ -117,19 +156,12 @@ static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 		const struct trace_hta *h = trace_hta(ts, i);
 		for (size_t k = 0; k < h->nkstat; k++) {
 			xgrow((void **)&v, &cap, nk + 1, sizeof(*v));
-			v[nk++] = (struct ksum){ ts->r[i]->names[h->kstat[k].name], h->kstat[k].sum };
+			int32_t id = h->kstat[k].name;
+			v[nk++] = (struct ksum){ ts->r[i]->names[id], i, 0, id, h->kstat[k].sum };
 			total += h->kstat[k].sum;
 		}
 	}
-	if (nk)
-		qsort(v, nk, sizeof(*v), ksum_by_name);
-	size_t m = 0; /* merge equal names */
-	for (size_t i = 0; i < nk; i++) {
-		if (m && strcmp(v[m - 1].name, v[i].name) == 0)
-			v[m - 1].sum += v[i].sum;
-		else
-			v[m++] = v[i];
-	}
+	size_t m = ksum_merge(v, nk);
 	size_t used = 0;
 	buf[0] = '\0';
 	for (int j = 0; j < 3 && j < (int)m && used < n; j++) {
@@ -189,6 +221,91 @@ static void trace_mixed(const struct trace_set *ts, struct summary *out)
 		summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace says world_size %ld, rank %d's %ld (%zu of %zu "
 			    "traces differ): traces of other jobs?", ts->r[first]->rank, ts->r[first]->world_size,
 			    ts->r[0]->rank, w0, nother, ts->n);
+}
+
+/* Traces whose first ProfilerSteps lie more than this apart are of two runs (the step
+ * family's MIXED_START_S for run.json started times). */
+#define TRACE_MIXED_START_NS ((int64_t)3600 * 1000000000)
+/* A start before this (2001-09-09) is on no wall clock (a trace written from 0): it is
+ * compared with none. */
+#define TRACE_WALL_CLOCK_NS ((int64_t)1000000000 * 1000000000)
+
+/* The start of r's first ProfilerStep (ns), INT64_MIN when it has none on a wall clock. */
+static int64_t first_step_ns(const struct trace_rank *r)
+{
+	int64_t t = INT64_MAX;
+	for (size_t s = 0; s < r->nstep; s++)
+		if (r->step[s].ts < t)
+			t = r->step[s].ts;
+	return r->nstep && t >= TRACE_WALL_CLOCK_NS ? t : INT64_MIN;
+}
+
+bool trace_late_start(const struct trace_set *ts, struct trace_late_start *out)
+{
+	*out = (struct trace_late_start){ .lo = 0 };
+	int64_t lo = INT64_MIN, hi = INT64_MIN;
+	for (size_t i = 0; ts && i < ts->n; i++) {
+		int64_t t = first_step_ns(ts->r[i]);
+		if (t == INT64_MIN)
+			continue;
+		if (lo == INT64_MIN || t < lo) {
+			lo = t;
+			out->lo = i;
+		}
+		if (t > hi) {
+			hi = t;
+			out->hi = i;
+		}
+	}
+	if (lo == INT64_MIN || hi - lo <= TRACE_MIXED_START_NS)
+		return false;
+	for (size_t i = 0; i < ts->n; i++) {
+		int64_t t = first_step_ns(ts->r[i]);
+		out->nlate += t != INT64_MIN && t - lo > TRACE_MIXED_START_NS;
+	}
+	out->spread_s = (double)(hi - lo) / 1e9;
+	return true;
+}
+
+/* "30.0 days", "2.5 hours" (as the step family's mixed runs line). */
+static void spread_text(double s, char *buf, size_t n)
+{
+	bool days = s >= 86400;
+	snprintf(buf, n, "%.1f %s", days ? s / 86400 : s / 3600, days ? "days" : "hours");
+}
+
+const char *trace_mixed_why(const struct trace_set *ts, char *buf, size_t n)
+{
+	struct trace_late_start l;
+	if (!trace_late_start(ts, &l))
+		return NULL;
+	char spread[32];
+	spread_text(l.spread_s, spread, sizeof(spread));
+	snprintf(buf, n, "rank %d's trace starts %s after rank %d's: traces of two runs", ts->r[l.hi]->rank, spread,
+		 ts->r[l.lo]->rank);
+	return buf;
+}
+
+const char *trace_runs_mixed(const struct run *run, char *buf, size_t n)
+{
+	return trace_steps_only(run) ? trace_mixed_why(run->trace, buf, n) : NULL;
+}
+
+/* Traces whose first ProfilerSteps lie more than an hour apart (trace_late_start): traces
+ * of two runs in one directory are named with their files, not merged in silence (DESIGN
+ * 11); no rank is weighed against another (trace_runs_mixed, the potential stragglers). */
+static void trace_started(const struct trace_set *ts, struct summary *out)
+{
+	struct trace_late_start l;
+	if (!trace_late_start(ts, &l))
+		return;
+	const struct trace_rank *lo = ts->r[l.lo], *hi = ts->r[l.hi];
+	char spread[32];
+	spread_text(l.spread_s, spread, sizeof(spread));
+	summary_add(out, TONE_BAD, "mixed runs", "rank %d's trace (%s) starts %s after rank %d's (%s), by their first "
+		    "ProfilerStep (%zu of %zu traces start over an hour after it): ranks of one job start within "
+		    "minutes; traces of two runs? Ranks not weighed against each other", hi->rank, hi->path, spread,
+		    lo->rank, lo->path, l.nlate, ts->n);
 }
 
 /* Traces in a rank dir that are of another job (trace_drop_foreign): left out, said so;
@@ -304,9 +421,9 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 		summary_add(out, TONE_NORMAL, "top kernels", "%s", top);
 }
 
-/* Traces of another job left out, mixed world sizes, GPU names, CUDA versions or backends
- * that differ, coverage against the world_size, the GPU lines, and the lowest rank's GPU
- * and CUDA. */
+/* Traces of another job left out, mixed world sizes or start times, GPU names, CUDA
+ * versions or backends that differ, coverage against the world_size, the GPU lines, and
+ * the lowest rank's GPU and CUDA. */
 static void trace_summary(struct run *run, struct summary *out)
 {
 	struct trace_set *ts = trace_get(run);
@@ -314,6 +431,7 @@ static void trace_summary(struct run *run, struct summary *out)
 		trace_foreign(ts, out);
 	if (ts && ts->n) {
 		trace_mixed(ts, out);
+		trace_started(ts, out);
 		trace_env(ts, out);
 		trace_coverage(run, ts, out);
 	}

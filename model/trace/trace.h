@@ -357,6 +357,12 @@ bool trace_rank_partial(const struct trace_rank *r);
  * several ranks, no trace's kernels matched the classification table as communication
  * (a literal); NULL otherwise. */
 const char *trace_comm_unmatched(const struct run *run);
+/* Why the ranks of a run whose steps are its traces' ProfilerSteps (trace_steps_only)
+ * are not weighed against each other, into buf[n]: the traces are of two runs, their
+ * first ProfilerSteps more than an hour apart (subsystem.c); NULL otherwise. The step
+ * family's verdicts across ranks (imbalance, sync skew, stragglers, critical path, step
+ * walls) read it. */
+const char *trace_runs_mixed(const struct run *run, char *buf, size_t n);
 /* The run's step model is its traces' ProfilerSteps, published here (no step log):
  * pytscope 0.2.1 reads no steps from a trace, so --compat pytscope shows none. */
 bool trace_steps_only(const struct run *run);

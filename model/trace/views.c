@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the trace family's views (kernels, step_kernels, kernel_breakdown, idle,
  * comm_overlap, temporal) and the heatmap drill-down table (trace_kernels_table), built
- * from the memoized analyses (analysis.c, analysis_idle.c, analysis_stragglers.c). */
+ * from the memoized analyses (analysis.c, analysis_idle.c, analysis_stragglers.c). Their
+ * cells are missing where the report says n/a or not judged: comm figures of a trace
+ * without a communication kernel, the exposed share of a truncated one, the potential
+ * stragglers of traces of two runs (trace_mixed_why). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,16 +295,18 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	if (!ts)
 		return NULL;
 	int strag[2];
-	const char *why;
-	size_t nstrag = trace_stragglers(ts, strag, &why);
+	char mixed_why[160];   /* traces of two runs: no rank weighed against another */
+	const char *why = trace_mixed_why(ts, mixed_why, sizeof(mixed_why));
+	bool mixed = why != NULL;
+	size_t nstrag = mixed ? 0 : trace_stragglers(ts, strag, &why);
 	size_t npartial = 0;
 	for (size_t i = 0; i < ts->n; i++)
 		npartial += trace_rank_partial(ts->r[i]);
 	char title[448];
 	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s%s)",
 		 why ? "; potential stragglers not judged: " : "", why ? why : "",
-		 ts->strag_own_clock ? "; potential stragglers on each rank's own clock: the traces share no instant"
-				     : "",
+		 !mixed && ts->strag_own_clock ? "; potential stragglers on each rank's own clock: the traces share "
+						 "no instant" : "",
 		 npartial ? "; partial: a truncated trace, figures of the events read, not judged" : "");
 	struct table *t = table_new("temporal", title);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
@@ -334,7 +339,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_np, h->noncompute_pct, h->have_gpu && h->kernel_us > 0);
 		table_set_num_opt(t, row, c_ov, h->overlap_pct, h->have_overlap);
 		bool partial = trace_rank_partial(ts->r[i]);
-		if (trace_straggler_judged(ts, i))   /* not judged: missing */
+		if (!mixed && trace_straggler_judged(ts, i))   /* not judged: missing */
 			table_set_text(t, row, c_st, is_straggler(rank, strag, nstrag) ? "yes" : "no");
 		table_set_text(t, row, c_part, partial ? "yes" : "no");
 		if (h->have_gpu && h->kernel_us > 0) {
@@ -349,12 +354,31 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 
 /* ---- comm_overlap (pytscope's trace summary, every rank) ---- */
 
+/* A rank's comm, exposed and overlapped figures and shares: missing when its trace has no
+ * communication kernel (the report leaves the section out, the sources say communication
+ * overlap is n/a), not 0; the exposed share also when its trace is partial (the report's
+ * "share n/a": the span is of the events read). */
+static void comm_cells(struct table *t, size_t row, const int *c, const struct trace_pysum *p, bool partial)
+{
+	bool comm = p->n_comm > 0;
+	table_set_num_opt(t, row, c[0], p->comm * 1e3, comm);
+	table_set_num_opt(t, row, c[1], p->exposed * 1e3, comm);
+	table_set_num_opt(t, row, c[2], p->overlapped * 1e3, comm);
+	table_set_num_opt(t, row, c[3], 100.0 * p->overlapped / p->comm, comm && p->comm > 0);
+	table_set_num_opt(t, row, c[4], 100.0 * p->exposed / p->wall, comm && !partial && p->wall > 0);
+}
+
 static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("comm_overlap", "Communication overlap per rank (pytscope trace summary)");
+	size_t npartial = 0;
+	for (size_t i = 0; i < ts->n; i++)
+		npartial += trace_rank_partial(ts->r[i]);
+	struct table *t = table_new("comm_overlap", npartial ? "Communication overlap per rank (pytscope trace summary; "
+				    "partial: a truncated trace, figures of the events read, exposed share not judged)"
+				    : "Communication overlap per rank (pytscope trace summary)");
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_wall = table_add_col(t, "trace_span_ms", COL_NUM, 9, 1);
@@ -380,12 +404,9 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 		if (!p->present)
 			continue;
 		table_set_num(t, row, c_wall, p->wall * 1e3);
-		table_set_num(t, row, c_comm, p->comm * 1e3);
 		table_set_num(t, row, c_comp, p->compute * 1e3);
-		table_set_num(t, row, c_exp, p->exposed * 1e3);
-		table_set_num(t, row, c_ovl, p->overlapped * 1e3);
-		table_set_num_opt(t, row, c_eff, 100.0 * p->overlapped / p->comm, p->comm > 0);
-		table_set_num_opt(t, row, c_frac, 100.0 * p->exposed / p->wall, p->wall > 0);
+		const int c_co[5] = { c_comm, c_exp, c_ovl, c_eff, c_frac };
+		comm_cells(t, row, c_co, p, trace_rank_partial(ts->r[i]));
 		table_set_num(t, row, c_nc, (double)p->n_comm);
 		table_set_num(t, row, c_np, (double)p->n_compute);
 		for (int k = 0; k < 6; k++)

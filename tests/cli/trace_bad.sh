@@ -6,9 +6,13 @@
 # one with bytes after its JSON document (a .gz padded after its member is not: the
 # padding is named, ignored as gzip -d does). A corrupt .gz names zlib's message and its
 # byte in the file; a whole one whose trailer (CRC, length) does not match keeps every
-# event, not partial, the mismatch named. An object without its '}' inside an event's
-# array is closed at the next element: the events after it are kept (and when that
-# object never closes, the scan resumes at that element). A span whose ts or
+# event, not partial, the mismatch named; one whose data inflates to garbage (zlib finds
+# it at the trailer) is read up to its first invalid JSON, one warning there; an offset
+# in a .gz is a byte of the decompressed trace, said so. A GPU event lasting past the
+# rank's profiled window by more than the window is named, skipped and counted. An object
+# without its '}' inside an event's array is closed at the next element: the events
+# after it are kept (and when that object never closes, the scan resumes at that
+# element). A span whose ts or
 # dur is NaN, Infinity, out of range (1e400 too) or missing says which field and what is
 # wrong, on the file's rank. An entry with a trace's name that cannot be read (a
 # directory, a looping symlink) is named in the sources with the reason, as an
@@ -93,7 +97,8 @@ head -c 512 /dev/zero >>zpad/rank0.pt.trace.json.gz
 "$TSCOPE_BIN" --no-index --export sources zcat >zcat.csv 2>/dev/null
 tap_check "a .gz with padding after its member: every event, ok, the bytes named (as gzip -d)" \
 	'grep -q "^file,zpad/rank0.pt.trace.json.gz,kineto,0,,,60,0,ok$" zpad.csv &&
-	 grep -q ",bytes after the gzip stream that start no gzip member; ignored (as gzip -d does)$" zpad.csv'
+	 grep -q ",,,bytes after the gzip stream that start no gzip member; ignored (as gzip -d does) (at byte \
+[0-9]* of the decompressed trace)$" zpad.csv'
 tap_check "... concatenated members: one stream, no such note" \
 	'grep -q "^file,zcat/rank0.pt.trace.json.gz,kineto,0,,,60,0,ok$" zcat.csv && ! grep -q "gzip member" zcat.csv'
 # a corrupt .gz says what zlib said and where: a header of zeros, nothing read; a whole
@@ -115,6 +120,56 @@ tap_check "a .gz whose trailer does not match: every event, ok, every step, the 
 	'grep -q "^file,zcrc/rank1.pt.trace.json.gz,kineto,1,,,60,0,ok$" zcrc.csv &&
 	 grep -q ",\"gzip trailer does not match the data (zlib: incorrect data check, at byte $((zlen - 4)) of" zcrc.csv &&
 	 ! grep -q "not measured" zcrc.csv && [ "$(cat zcrc.steps)" = 20 ]'
+# le16 N: N as two bytes, little-endian
+le16() { printf "\\$(printf %03o $(($1 & 255)))\\$(printf %03o $(($1 >> 8 & 255)))"; }
+# stored FILE: stdin (under 64 KiB) as a gzip member of one stored block, its CRC zeroed
+stored() {
+	cat >stored.raw
+	n=$(wc -c <stored.raw | tr -d ' ')
+	{ printf '\037\213\010\000\000\000\000\000\000\377\001'; le16 "$n"; le16 $((65535 - n))
+	  cat stored.raw; printf '\000\000\000\000'; le16 "$n"; printf '\000\000'; } >"$1"
+}
+# A member whose data inflates to garbage (zlib finds it only at the trailer: here a stored
+# block whose bytes were overwritten): one warning at the byte of the file, the events
+# before it kept, the file partial; not a warning for each piece of garbage. An intact
+# member holding the same invalid JSON: the JSON's warnings, as in a plain file. A .gz cut
+# short: the byte where the file ends. Each at a byte of the decompressed trace, said in
+# the message (the offset column, a byte of the file, empty).
+mkdir zbad zjson zcut
+events 0 3 >zbad/rank0.pt.trace.json
+events 0 3 >zjson/rank0.pt.trace.json
+events 1 20 | sed '30,40s/^{"ph"/}}}}}/' | stored zbad/rank1.pt.trace.json.gz
+events 1 20 | sed '30,40s/^{"ph"/}}}}}/' | gzip -c >zjson/rank1.pt.trace.json.gz
+events 1 20 | gzip -c | head -c 300 >zcut/rank1.pt.trace.json.gz
+for d in zbad zjson zcut; do "$TSCOPE_BIN" --no-index --export sources $d >$d.csv 2>/dev/null; done
+tap_check "a gzip member that inflates to garbage: one warning at its byte of the file, the events before kept" \
+	'grep -q "^file,zbad/rank1.pt.trace.json.gz,kineto,1,,,2[0-9],0,partial" zbad.csv &&
+	 grep -q "^warning,zbad/rank1.pt.trace.json.gz,,1,,,,,corrupt gzip data near byte [0-9]* of the file (zlib: \
+incorrect data check): what it inflates to is not valid JSON from here; nothing after it is read (at byte [0-9]* of \
+the decompressed trace)$" zbad.csv && ! grep -q "unexpected" zbad.csv && ! grep -q "trailer" zbad.csv'
+tap_check "... an intact member with that invalid JSON: its warnings, at bytes of the decompressed trace" \
+	'[ "$(grep -c "^warning,zjson/rank1.pt.trace.json.gz,,1,,,,,unexpected .}. in traceEvents; skipped to the next \
+event (at byte [0-9]* of the decompressed trace)$" zjson.csv)" -gt 1 ] && ! grep -q "corrupt gzip" zjson.csv'
+tap_check "... a .gz cut short: where the file ends, and where the decompressed trace does" \
+	'grep -q "^warning,zcut/rank1.pt.trace.json.gz,,1,,,,,\"unexpected end of file at byte 300, inside its gzip \
+stream: a truncated trace (at byte [0-9]* of the decompressed trace)\"$" zcut.csv'
+
+# A GPU event lasting far past the rank's profiled window (10^11 us in 20 ms: longer than
+# the window past its end) is named with its offset, skipped and counted; one that ends
+# past the window by less than its length (15 ms) is kept
+mkdir huge
+events 0 3 >huge/rank0.pt.trace.json
+events 1 20 | sed '/"ts":4110,"dur":100,/s/"dur":100,/"dur":100000000000,/;
+	/"ts":19110,"dur":100,/s/"dur":100,/"dur":15000,/' >huge/rank1.pt.trace.json
+off=$(grep -b '"ts":4110,' huge/rank1.pt.trace.json | cut -d: -f1)
+"$TSCOPE_BIN" --no-index --export sources huge >huge.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export step_kernels huge >huge_k.csv 2>/dev/null
+tap_check "a GPU event far past the profiled window: named with its offset, skipped and counted" \
+	'grep -q "^file,huge/rank1.pt.trace.json,kineto,1,,,59,1,ok$" huge.csv &&
+	 grep -q "^warning,huge/rank1.pt.trace.json,,1,,$off,,,\"GPU event \"\"gemm\"\" lasts 100000 s, past the end \
+of the rank.s profiled window (20 ms: its ProfilerSteps, CPU events and GPU event starts) by more than the window; \
+event skipped\"$" huge.csv'
+tap_check "... one past it by less than the window: kept" 'grep -q "^19,1,gemm,COMPUTATION,1,15000," huge_k.csv'
 
 # two documents in one file: the second is named, not dropped in silence
 mkdir cat2

@@ -14,7 +14,8 @@
 # (given alone as PATH, plain or gzipped, or unnamed in a directory). In a run of several
 # ranks whose kernels the classification table matches no communication kernel in (the
 # fixtures above have none either: their steps have no comm column), comm is n/a, not 0%,
-# and the communication share rule is listed not judged with why; one rank alone keeps its
+# and the communication share rule is listed not judged with why (the comm_overlap view's
+# comm cells empty, as the report has no section); one rank alone keeps its
 # step comm 0, but its GPU time line says comm n/a too (its memory share kept). HTA's GPU
 # time is over the HTA span (the last ProfilerStep left out), never called the trace span,
 # which the exposed communication is over. rank{k}/ dirs (or a run dir) holding traces and
@@ -176,6 +177,9 @@ tap_check "2 ranks, no kernel matched as communication: comm n/a with why, not 0
 	 [ "$(head -1 nc.csv)" = "rank,step,timestamp,step_time_ms,compute_ms,other_ms" ]'
 tap_check "... the communication share is listed not judged, with why" \
 	'grep -qx "  - communication share ($unmatched)" nc.out'
+"$TSCOPE_BIN" --no-index --export comm_overlap nocomm >nc_ov.csv 2>/dev/null
+tap_check "... comm_overlap: comm, exposed, overlapped and their shares empty (n/a, as the report), not 0" \
+	'[ "$(cut -d, -f1,3,5-9 nc_ov.csv | tail -n +2 | tr "\n" " ")" = "0,,,,,,0 1,,,,,,0 " ]'
 tap_check "... --kernel-classes naming the kernel: comm measured" \
 	'grep -q "; comm 20.0% of step wall$" nck.out && ! grep -q "comm n/a" nck.out'
 tap_check "one rank alone (no communication expected): its comm 0 is kept" \

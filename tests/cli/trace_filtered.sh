@@ -7,12 +7,13 @@
 # §2.4: with 0 or 1 step nothing is dropped): a rank of one ProfilerStep among ranks of
 # two keeps its kernels (HTA, counting the steps of every rank, would leave it none and
 # call it CPU-only), and the headline says whose last step is left out. A rank whose
-# kernels the filter all left out, among GPU ranks, is said so, not called CPU-only.
+# kernels the filter all left out, among GPU ranks, is a GPU rank: its steps are measured,
+# each kernel without a CPU launch placed by its own start, and said so.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
-# trace FILE RANK LAUNCH: two ProfilerSteps of one kernel each; with LAUNCH=1 each kernel's
-# cudaLaunchKernel
+# trace FILE RANK LAUNCH [DUR]: two ProfilerSteps of one kernel each (DUR us, else 500);
+# with LAUNCH=1 each kernel's cudaLaunchKernel
 trace() {
 	{
 		printf '{"distributedInfo":{"rank":%d,"world_size":2},"traceEvents":[' "$2"
@@ -21,15 +22,17 @@ trace() {
 				$s $((s * 1000))
 			[ "$3" = 1 ] && printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,%s},' \
 				"\"ts\":$((s * 1000 + 10)),\"dur\":5,\"args\":{\"correlation\":$s}"
-			printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,"dur":500,' $((s * 1000 + 100))
+			printf '{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":%d,' $((s * 1000 + 100))
+			printf '"dur":%d,' "${4:-500}"
 			printf '"args":{"stream":7,"correlation":%d}}%s' $s "$([ $s = 1 ] && echo ,)"
 		done
 		printf ']}\n'
 	} >"$1"
 }
+# (bare: kernels that fill their steps, so that no finding hides the not-judged list)
 mkdir bare launched
 for r in 0 1; do
-	trace bare/rank$r.json $r 0
+	trace bare/rank$r.json $r 0 900
 	trace launched/rank$r.json $r 1
 done
 "$TSCOPE_BIN" --print --color never --no-index bare >bare.out 2>/dev/null
@@ -63,7 +66,9 @@ tap_check "... the headline says whose last step HTA leaves out" \
 trace mixed/rank0.json 0 1
 trace mixed/rank1.json 1 0
 "$TSCOPE_BIN" --no-index --export sources mixed >mixed_src.csv 2>/dev/null
-tap_check "a rank whose kernels the filter all left out, among GPU ranks: said so, not called CPU-only" \
-	'grep -q "^warning,mixed/rank1.json,,1,,,,,\"HTA.s last-step filter left none of this trace.s 2 GPU events" \
-		mixed_src.csv && ! grep -q "no GPU kernel in this trace" mixed_src.csv'
+"$TSCOPE_BIN" --no-index --export steps mixed >mixed_s.csv 2>/dev/null
+tap_check "a rank whose kernels the filter all left out, among GPU ranks: measured by their own start, said so" \
+	'grep -q "^info,mixed/rank1.json,,1,,,,,\"2 of 2 GPU events have no CPU launch (no CPU event has their" \
+		mixed_src.csv && ! grep -q "no GPU kernel in this trace" mixed_src.csv &&
+	 [ "$(grep -c "^1,[12],[0-9.]*,0.9,0.5,0.4$" mixed_s.csv)" = 2 ]'
 tap_plan

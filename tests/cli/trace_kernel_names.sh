@@ -3,7 +3,8 @@
 # "void", no "(anonymous namespace)::", no argument list, template arguments as <...>
 # when the name is long, a cut marked "..." on a character boundary; a hostile name (a
 # thousand "<>", control bytes) stays within bounds and sanitized. The kernels view keeps
-# the full names.
+# the full names. Kernels are summed over ranks as the kernels view keys them: two names
+# of one rank that differ only after a NUL are two kernels.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -44,4 +45,17 @@ rc=$?
 tap_check "a hostile name (a thousand <>, an escape byte): exit 0, a bounded line, no control byte" \
 	'[ "$rc" -eq 0 ] && grep -q "^  top kernels  *<\.\.\.><\.\.\.>.*\.\.\. 100\.0%$" h.txt &&
 	 [ "$(grep "^  top kernels" h.txt | wc -c)" -lt 100 ] && ! grep -q "$(printf "\033")" h.txt'
+# Two kernels whose names differ after a NUL (\u0000), on two ranks: two kernels in the top
+# kernels as in the kernels view (300 and 200 us a rank), never summed as one name
+mkdir -p nul
+kn() { printf '{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%d,"dur":%d,' "$@"
+	printf '"args":{"device":0,"stream":7}}'; }
+{ printf '{"distributedInfo":{"rank":0,"world_size":2},"traceEvents":['; kn 'ncclKernel_A\u0000ZZZ' 0 300; printf ,
+  kn 'ncclKernel_A\u0000YYY' 400 200; printf ,; kn gemm_kernel 700 100; printf ']}\n'; } >nul/rank0.json
+sed 's/"rank":0/"rank":1/' nul/rank0.json >nul/rank1.json
+"$T" --print --no-index --color never nul >nul.txt 2>/dev/null
+"$T" --export kernels --no-index nul >nul.csv 2>/dev/null
+tap_check "names that differ after a NUL: two top kernels (50.0%, 33.3%), as the kernels view's two rows" \
+	'grep -q "^  top kernels  *ncclKernel_A[^,]* 50\.0%, ncclKernel_A[^,]* 33\.3%, gemm_kernel 16\.7%$" nul.txt &&
+	 [ "$(grep -c "^0,ncclKernel_A" nul.csv)" = 2 ]'
 tap_plan

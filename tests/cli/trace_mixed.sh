@@ -5,11 +5,17 @@
 # headline says so (the same from the index); a trace of that rank and world_size, and
 # one without distributedInfo, are the run's own. A run dir's own trace.json that names
 # another world_size than its run.json is read (pytscope's rule) but named the same way.
+# Traces whose first ProfilerSteps lie more than an hour apart (on wall clocks) are of two
+# runs: the headline's mixed runs line names the ranks and files, and no rank is weighed
+# against another (run wall, imbalance, sync skew, stragglers, critical path, HTA's
+# potential stragglers: n/a or not judged, with why), the same from the index; ten
+# minutes apart, or a trace on no wall clock (ts from 0), is judged as before.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
 T=$TSCOPE_BIN
 tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
 
 # a pytscope run of 4 ranks (world_size 4), 10 steps each
 mkrun() {
@@ -79,4 +85,34 @@ run.s trace? It is read as this run.s" one.csv &&
 "$T" --export sources one >one_i.csv 2>/dev/null
 tap_check "... the same from the index, named once" \
 	'[ -d one/.tscope-index ] && cmp -s one.out one_i.out && [ "$(grep -c "another run.s trace" one_i.csv)" = 1 ]'
+
+# Two ranks' traces of 3 ProfilerSteps (baseTimeNanoseconds: wall clocks), rank 1's a day
+# after rank 0's (days), ten minutes after (mins), or on no wall clock (ts from 0: nowall)
+mkdir days mins nowall
+e9=000000000
+strag_rank 0 2 "" 3 4000 1700000000$e9 >days/rank0.json && strag_rank 1 2 "2" 3 6000 1700086400$e9 >days/rank1.json &&
+	cp days/rank0.json mins/ && strag_rank 1 2 "2" 3 6000 1700000600$e9 >mins/rank1.json &&
+	cp days/rank0.json nowall/ && strag_rank 1 2 "2" 3 6000 >nowall/rank1.json || exit 1
+"$T" --no-index --print --color never days >days.out 2>/dev/null
+"$T" --no-index --export temporal days >days_t.csv 2>/dev/null
+why="rank 1.s trace starts 1.0 days after rank 0.s: traces of two runs"
+tap_check "traces a day apart: a mixed runs line names the ranks and their files" \
+	'grep -q "^  mixed runs  *rank 1.s trace (days/rank1.json) starts 1.0 days after rank 0.s (days/rank0.json), by \
+their first ProfilerStep (1 of 2 traces start over an hour after it): ranks of one job start within minutes; traces \
+of two runs?" days.out'
+tap_check "... no rank weighed against another: run wall, imbalance, stragglers, sync skew n/a with why" \
+	'grep -q "^  run wall  *n/a: $why$" days.out && grep -q "^  imbalance  *n/a: $why; " days.out &&
+	 grep -q "^  stragglers  *not judged: $why$" days.out &&
+	 grep -q "^  critical compute lost to imbalance n/a · median sync skew n/a$" days.out &&
+	 grep -q "^  per-rank compute: n/a ($why)$" days.out && ! grep -q "critical path" days.out'
+tap_check "... HTA's potential stragglers not judged (empty), with why" \
+	'grep -q "^  - potential stragglers ($why)$" days.out &&
+	 [ "$(cut -d, -f1,10 days_t.csv | tr "\n" " ")" = "rank,potential_straggler 0, 1, " ]'
+"$T" index days >/dev/null 2>&1 && "$T" --print --color never days >days_i.out 2>/dev/null
+tap_check "... the same from the index" '[ -d days/.tscope-index ] && cmp -s days.out days_i.out'
+"$T" --no-index --print --color never mins >mins.out 2>/dev/null
+"$T" --no-index --print --color never nowall >nowall.out 2>/dev/null
+tap_check "ten minutes apart, or a trace on no wall clock: no mixed runs line, the ranks weighed" \
+	'! grep -q "mixed runs" mins.out nowall.out && grep -q "^  imbalance  *4.5% of critical compute" mins.out &&
+	 grep -q "^  imbalance  *4.5% of critical compute" nowall.out'
 tap_plan

@@ -4,7 +4,7 @@
  * mid-file, events missing fields, string pid/tid and legacy categories, fractional-ns
  * ts with baseTimeNanoseconds, rank discovery, classification, the last-step rule,
  * steps published from ProfilerStep#N, the heatmap drill-down table and the GPU a trace
- * names as its rank's (deviceProperties, args.device). */
+ * names as its rank's (deviceProperties, args.device); a NUL in a kernel name shown as "^@". */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -326,6 +326,15 @@ static void test_variants(void)
 	run = open_one(p, NULL);
 	ts = trace_get(run);
 	ok(ts && strcmp(ts->r[0]->names[0], "evil\x1b]0;x\x07 \"q\"") == 0, "escaped kernel name is unescaped");
+	run_free(run);
+	free(p);
+	static const char nul[] = "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"nccl_A\\u0000ZZZ\","
+				  "\"ts\":1,\"dur\":2}]}";
+	p = tmp_path("nul.json");
+	tu_write_file(p, nul, strlen(nul));
+	run = open_one(p, NULL);
+	ts = trace_get(run);
+	ok(ts && strcmp(ts->r[0]->names[0], "nccl_A^@ZZZ") == 0, "a NUL in a kernel name: \"^@\", the rest kept");
 	run_free(run);
 	free(p);
 	ok(trace_parse_us("1694128201435418", 16, &ns) && ns == 1694128201435418000LL, "16-digit us exact");
