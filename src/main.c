@@ -649,8 +649,14 @@ static int run_mode(struct cli *cli, struct run *run)
 		      "without --follow\n", stderr);
 		return 2;
 	}
-	if (mode == MODE_PRINT && cli->opts.follow)
-		return print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
+	if (mode == MODE_PRINT && cli->opts.follow) {
+		int rc = print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
+		if (run_is_empty(run))   /* as --print says it, with what the follower read */
+			print_diags(run);
+		else
+			report_quality(run, NULL);
+		return rc;
+	}
 	if (mode == MODE_TUI) {
 		if (run_is_empty(run) && !cli->opts.follow) {   /* following: wait for the job */
 			print_empty(run, cli);

@@ -8,11 +8,16 @@
  * every max(interval, 50 x the CPU time of their last run) so that following a large
  * job stays cheap. A line on stderr says at the start what the lines will be (a job's
  * findings until it finishes, a sweep's reloads until a signal, or that the PATHs hold
- * nothing yet), and again when PATHs that held nothing come to hold a job or a sweep. */
+ * nothing yet), and again when PATHs that held nothing come to hold a job or a sweep.
+ * Records skipped (garbage lines) are lines in the same format too, LIVE.SKIPPED, med:
+ * first what the load skipped, then what each poll did, one line per file with its first
+ * skipped line's diagnostic, at most SKIP_LINES_MAX a poll and the rest in a count; the
+ * caller says the data-quality line at the end (src/main.c). */
 #include "src/print.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,17 +69,18 @@ static void keyset_free(struct keyset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* flags: the sanitizer's (TEXT_ASCII for an ASCII report, print_opts_of). */
-static void print_line(FILE *out, const struct finding *f, unsigned flags)
+/* "TIME SEVERITY ID TEXT"; flags: the sanitizer's (TEXT_ASCII for an ASCII report,
+ * print_opts_of). */
+static void print_line(FILE *out, enum severity sev, const char *id, const char *text, unsigned flags)
 {
 	char when[32];
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	char *safe = text_sanitize_dup(f->title, flags);
+	char *safe = text_sanitize_dup(text, flags);
 	errno = 0;
-	if ((fprintf(out, "%s %s %s %s\n", when, severity_name(f->severity), f->id, safe) < 0 ||
+	if ((fprintf(out, "%s %s %s %s\n", when, severity_name(sev), id, safe) < 0 ||
 	     fflush(out) != 0) && !write_err)
 		write_err = errno ? errno : EIO;
 	free(safe);
@@ -91,9 +97,91 @@ static void report(FILE *out, unsigned flags, const struct finding_list *l, bool
 			continue;
 		char *k = finding_key(f);
 		if (!keyset_has(prev, k))
-			print_line(out, f, flags);
+			print_line(out, f->severity, f->id, f->title, flags);
 		keyset_add(cur, k);
 	}
+}
+
+#define SKIP_LINES_MAX 4
+
+/* The records skipped said so far: by source slot, with the source's path hash (a slot
+ * whose source was removed can hold another one later), and the first diagnostic not
+ * looked at yet (its seq). */
+struct skip_seen {
+	size_t skipped;
+	uint64_t path_hash;
+};
+
+struct skip_watch {
+	struct skip_seen *v;
+	size_t n, cap;
+	size_t seq;
+};
+
+static void skip_watch_free(struct skip_watch *w)
+{
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The first "line skipped" diagnostic about source s added as seq or later, or NULL. */
+static const struct diag *first_skip(const struct run *run, const struct source *s, size_t seq)
+{
+	for (size_t i = diag_since(&run->diags, seq); i < run->diags.n; i++) {
+		const struct diag *d = &run->diags.v[i];
+		if (d->rank == s->rank && d->file && strcmp(d->file, s->path) == 0 &&
+		    strncmp(d->msg, "line skipped", strlen("line skipped")) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/* "rank 1: 1 record skipped (r/rank1/steps.jsonl:24: line skipped: truncated JSON)". */
+static void say_skipped(FILE *out, unsigned flags, const struct run *run, const struct source *s, size_t k,
+			size_t seq)
+{
+	char *who = s->rank >= 0 ? xasprintf("rank %d", s->rank) : xstrdup(s->path);
+	const struct diag *d = first_skip(run, s, seq);
+	char where[1024] = "";
+	if (d)
+		diag_format(d, where, sizeof(where));
+	char *text = d ? xasprintf("%s: %zu record%s skipped (%s%s)", who, k, k == 1 ? "" : "s",
+				   k == 1 ? "" : "the first: ", where)
+		       : xasprintf("%s: %zu record%s skipped; see --export sources", who, k, k == 1 ? "" : "s");
+	print_line(out, SEV_MED, "LIVE.SKIPPED", text, flags);
+	free(text);
+	free(who);
+}
+
+/* Say the records skipped since the last look (the first look: the load's). A count that
+ * fell (the file read again from its start) counts from there. */
+static void report_skipped(FILE *out, unsigned flags, const struct run *run, struct skip_watch *w)
+{
+	size_t said = 0, more = 0, files = 0;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *s = &run->src[i];
+		size_t before = i < w->n && w->v[i].path_hash == s->path_hash ? w->v[i].skipped : 0;
+		if (s->skipped <= before)
+			continue;
+		if (said < SKIP_LINES_MAX) {
+			say_skipped(out, flags, run, s, s->skipped - before, w->seq);
+			said++;
+		} else {
+			more += s->skipped - before;
+			files++;
+		}
+	}
+	if (files) {
+		char *text = xasprintf("%zu more record%s skipped in %zu more file%s; see --export sources", more,
+				       more == 1 ? "" : "s", files, files == 1 ? "" : "s");
+		print_line(out, SEV_MED, "LIVE.SKIPPED", text, flags);
+		free(text);
+	}
+	xgrow((void **)&w->v, &w->cap, run->nsrc, sizeof(*w->v));
+	for (size_t i = 0; i < run->nsrc; i++)
+		w->v[i] = (struct skip_seen){ run->src[i].skipped, run->src[i].path_hash };
+	w->n = run->nsrc;
+	w->seq = run->diags.added;
 }
 
 /* What the PATHs hold for the follower: nothing yet, a job's step logs, or a sweep. */
@@ -154,6 +242,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	enum follow_kind kind = follow_kind_of(run);
 	say_kind(kind, true, follow_interval(f));
 	struct keyset prev = { 0 }, rules = { 0 };
+	struct skip_watch skips = { 0 };
 	double next_rules = now, tick = now;
 	bool dirty = true;
 	int rc = 0;
@@ -165,6 +254,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 			kind = follow_kind_of(run);
 			say_kind(kind, false, 0);
 		}
+		report_skipped(out, flags, run, &skips);
 		struct keyset cur = { 0 };
 		report(out, flags, follow_findings(f), true, &prev, &cur);
 		if (dirty && now >= next_rules) {
@@ -194,6 +284,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 		rc = print_write_failed(out, "a finding", write_err);
 	keyset_free(&prev);
 	keyset_free(&rules);
+	skip_watch_free(&skips);
 	follow_stop_index(f);
 	follow_free(f);
 	return rc;

@@ -54,7 +54,7 @@
 	X(ACT_COPY_ROW,    "copy-row",     "Y",               "copy the selected row (tab-separated) to the clipboard (OSC 52)") \
 	X(ACT_MOUSE,       "mouse",        "T",               "mouse off/on (off gives the terminal's own text selection back)") \
 	X(ACT_FOLLOW,      "follow",       "F",               "follow the running job: read new records every --interval (again: pause)") \
-	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten files (once, without following)") \
+	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten step logs (once, without following; not traces)") \
 	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
 	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
 	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search, extra tab or drill-down; quit at the top (back to the run list when opened from it)") \

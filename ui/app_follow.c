@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* app_follow.c: follow mode: polling the job, scheduling polls and catch-ups by their
- * CPU cost, refreshing the panes when the run grew, and the F / R keys (see app.h). */
+ * CPU cost, refreshing the panes when the run grew, and the F / R keys (see app.h; R
+ * reads step logs: it says so of a trace that appeared while following). */
 #include "ui/app.h"
 
 #include <stdlib.h>
@@ -198,7 +199,12 @@ unsigned app_follow_key(struct app *app, bool toggle)
 		app->caught_up_t = follow_clock();
 		refresh_panes(app);
 	}
-	if (!toggle)
+	size_t traces = app->follow ? follow_new_traces(app->follow) : 0;
+	if (!toggle && traces)   /* R reads step logs: a trace that appeared waits for a reopen */
+		app_msg(app, false, "read what was written since (R); %s; %zu trace%s appeared while following, not "
+			"read: open the run again to read %s", app->following ? "following" : "F follows", traces,
+			traces == 1 ? "" : "s", traces == 1 ? "it" : "them");
+	else if (!toggle)
 		app_msg(app, false, "read what was written since (R); %s", app->following ? "following" : "F follows");
 	else if (app->following)
 		app_msg(app, false, "following the job: a poll every %g s (F pauses)", follow_interval(app->follow));

@@ -13,19 +13,34 @@
  *   that reads the run (the UI loop between frames, or the --print loop); it:
  *   . reads the complete lines appended to each rank's file into the step store
  *     (steps_rank_grow / steps_refresh), keeping a half-written last line for the next
- *     poll; a garbage line is skipped with its file:line diagnostic (once: it is
- *     consumed); a file that cannot be opened is diagnosed once per errno;
+ *     poll (read again only once the file's size or mtime changed: one longer than a
+ *     slice does not keep the follower behind; one longer than a line may be, 64 MiB, is
+ *     skipped as a load skips it and still counts as unfinished); a garbage line is
+ *     skipped with its file:line diagnostic (once: it is consumed); a file that cannot
+ *     be opened is diagnosed once per errno, and its source row says so, as does the row
+ *     of a file whose rank dir vanished;
  *   . picks up rank{k}/ dirs and steps.jsonl files that appear later (the directory's
  *     mtime changed), loading their run.json; once rank dirs appear in a run dir, its
  *     own steps.jsonl is no longer read and rank 0 becomes rank0/'s, as a fresh load
  *     reads them (LIVE.RELOADED);
  *   . reloads a rank whose file shrank, was replaced (another inode) or rewritten in
  *     place (the bytes read before changed, or the same size with a newer mtime found
- *     at two polls running) from the start, and says so (finding LIVE.RELOADED); what
- *     the earlier read left (its source rows, its diagnostics) is replaced, as a fresh
- *     open has it (follow_sources.h), and so is a run.json's when it is read again;
+ *     at two polls running) from the start; once the file is read to its end its
+ *     records are compared with those they replace (follow_records_sum): other records
+ *     advance the rank and are said (LIVE.RELOADED, "a restarted job?"), the same are no
+ *     advance, said as such ("the same records (not an advance)"), or not at all when
+ *     only the mtime changed; a run.json read with it that names another run than the
+ *     rank replaced is said in that event. What the earlier read left (its source rows,
+ *     its diagnostics) is replaced, as a fresh open has it (follow_sources.h), and so is
+ *     a run.json's when it is read again;
  *   . stops judging a rank whose rank dir vanished (removed, or the job made again with
  *     fewer ranks), and says so once (LIVE.RANK_GONE); its records read before stay;
+ *   . says once each trace (as a load finds them) that appears in a run dir followed when
+ *     its listing changes (LIVE.NEW_TRACE): following reads step logs, a reopen reads
+ *     it;
+ *   . says each event (reload, new rank, rank gone, unreadable file, new trace) as a
+ *     live finding (follow_events.h: many of one kind in one poll are one entry naming
+ *     the ranks; past FOLLOW_EVENTS_KEPT entries one more counts the rest);
  *   . reads a rank's run.json again when it appears or changes (size, mtime), looked at
  *     while the rank writes no record (pytscope writes it at finish()) every T/4 or 5 s,
  *     whichever is shorter; one naming another run (name, world_size) is said
@@ -132,6 +147,8 @@ size_t follow_nstalled(const struct follow *f);
 bool follow_behind(const struct follow *f, long long *left);
 /* The latest reload / new rank / unreadable file event as one line ("" when none). */
 const char *follow_last_event(const struct follow *f);
+/* Traces that appeared while following (LIVE.NEW_TRACE): not read, a reopen reads them. */
+size_t follow_new_traces(const struct follow *f);
 /* A followed sweep has no step records, ranks or stalls: what the status row says of it,
  * "sweep, 3 files, last change 12 s ago" (the age by the follower's clock, now), into
  * buf. False (buf untouched) when the run holds no sweep. */

@@ -2,7 +2,8 @@
 /* follow_sources.c: a followed rank's files (follow_sources.h): their state on disk, and
  * their source rows and diagnostics kept as a fresh open would have them: replaced when
  * the rank or its run.json is read again, the notes that a file is missing or unreadable
- * dropped once it reads. */
+ * dropped once it reads, the row of one that no longer reads marked so; a checksum of a
+ * rank's records (a reload that gives the same records is no advance). */
 #include "model/steps/follow_sources.h"
 
 #include <stdlib.h>
@@ -49,6 +50,44 @@ long follow_source_of(const struct run *run, const char *path)
 		    strcmp(run->src[i].path, path) == 0)
 			return (long)i;
 	return -1;
+}
+
+void follow_source_failed(struct run *run, const char *path, int err)
+{
+	long si = follow_source_of(run, path);
+	if (si < 0)
+		return;
+	pthread_mutex_lock(&run->lock);
+	run->src[si].err = err;
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* FNV-1a over the n bytes at p. */
+static uint64_t sum_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+uint64_t follow_records_sum(const struct steps_model *m, size_t ri)
+{
+	size_t n = steps_nrecords(m, ri), nmetric = steps_nmetrics(m);
+	uint64_t h = sum_bytes(1469598103934665603ULL, &n, sizeof(n));
+	for (size_t pos = 0; pos < n; pos++) {
+		long step = steps_step(m, ri, pos);
+		double v;
+		bool has = steps_timestamp(m, ri, pos, &v);
+		h = sum_bytes(h, &step, sizeof(step));
+		h = has ? sum_bytes(h, &v, sizeof(v)) : sum_bytes(h, "-", 1);
+		for (int id = 0; (size_t)id < nmetric; id++)   /* ids are dense: 0 .. nmetric - 1 */
+			if (steps_value(m, ri, id, pos, &v)) {
+				h = sum_bytes(h, &id, sizeof(id));
+				h = sum_bytes(h, &v, sizeof(v));
+			}
+	}
+	return h;
 }
 
 /* Which diagnostics go: those of rank about the file path, every one or only those that

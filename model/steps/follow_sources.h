@@ -15,6 +15,9 @@
  *   that said so (the loader's "no steps.jsonl", "cannot open", the follower's "cannot
  *   stat"); a warning about the file as a whole (a finished rank with no record) waits
  *   for a reload.
+ * - A steps.jsonl that can no longer be read (it cannot be opened, or it and its rank dir
+ *   are gone) shows so in its source row (unreadable, the errno), as a fresh open shows a
+ *   file it cannot read; the row is the read's again once the file reads.
  * - The diagnostic list is changed on the follower's thread only (no loader runs then). */
 #ifndef MODEL_STEPS_FOLLOW_SOURCES_H
 #define MODEL_STEPS_FOLLOW_SOURCES_H
@@ -35,6 +38,11 @@ void follow_meta_stat(const char *dir, long long *size, long long *mtime);
 
 /* The pytscope source the loader or the follower registered for path (the latest), or -1. */
 long follow_source_of(const struct run *run, const char *path);
+/* path's source row (if any) says it cannot be read: errno err. */
+void follow_source_failed(struct run *run, const char *path, int err);
+/* A checksum of the records of rank index ri of m (steps, timestamps, values): a rank read
+ * again from the start that gives the same holds the same records. */
+uint64_t follow_records_sum(const struct steps_model *m, size_t ri);
 /* Drop rank's diagnostics about the file path. */
 void follow_drop_diags(struct run *run, const char *path, long rank);
 /* The steps.jsonl path of rank reads now: drop its notes and errors that said it was

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): the PATHs the run's load read, per-rank tails polled with stat/pread,
- * ranks that appear later, reloads of shrunk, replaced or rewritten files, run.json read
- * again when it appears or changes, a run dir's own steps.jsonl dropped once rank dirs
- * appear, rank dirs that vanish, stall detection and the live findings. The source rows
- * and diagnostics those reads leave are follow_sources.c's; a sweep's reloads are
- * follow_sweep.c's. */
+ * ranks that appear later, reloads of shrunk, replaced or rewritten files (their records
+ * compared with those they replace), run.json read again when it appears or changes, a
+ * run dir's own steps.jsonl dropped once rank dirs appear, rank dirs that vanish, traces
+ * that appear (said, not read), stall detection and the live findings. The follower's
+ * state is follow_private.h's; the source rows and diagnostics those reads leave are
+ * follow_sources.c's; the events said, follow_events.c's; the index appends,
+ * follow_index.c's; a sweep's reloads, follow_sweep.c's. */
 #include "model/infile.h"
-#include "model/steps/follow.h"
+#include "model/steps/follow_private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,80 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/steps/follow_judge.h"
 #include "model/steps/follow_sources.h"
-#include "model/steps/follow_sweep.h"
-#include "model/steps/internal.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
-enum { MAX_EVENTS = 64, META_EVERY = 5 };
-
-/* One followed steps.jsonl. */
-struct ftail {
-	long rank;
-	char *dir, *steps;
-	size_t path;                /* the PATH it was found under (f->p) */
-	struct steps_tail *tail;    /* NULL until first read by the follower */
-	struct rank_steps *r;       /* the model's rank once grown or created here */
-	dev_t dev;
-	ino_t ino;
-	bool have_id;
-	int err_seen;               /* errno already reported for this file */
-	bool unread;                /* a note or an error says it is missing or unreadable */
-	bool gone;                  /* its rank dir vanished: not judged (rank_gone) */
-	double t_adv;               /* when a poll last found new records */
-	size_t records;             /* records loaded at the last poll */
-	long long size;             /* file size at the last stat */
-	long long mtime;            /* its mtime then, in ns */
-	bool touched;               /* that stat found the same size, a newer mtime, the bytes read
-				     * unchanged: modified in place, or a write under way (poll_steps) */
-	long long meta_size, meta_mtime; /* run.json as last read (size -1: absent), mtime in ns */
-	double meta_at;             /* when run.json was last looked at */
-	bool stalled;
-	long long win_at;           /* bytes read when win_crc was taken, -1: none */
-	uint32_t win_crc;           /* CRC of the last KiB before win_at (an extent's tail window): a
-				     * rewrite in place changes it */
-};
-
-/* (the tails array is sorted by rank id: tail_of_rank() looks them up by bsearch) */
-
-struct fpath {
-	char *path;
-	struct timespec mtime;
-	bool seen;
-	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
-	size_t left_out;              /* its rank files --ranks does not name (last listing) */
-	bool summary_due;             /* a save left its summary for the stop (summary_at_stop) */
-	bool summary_rewrote;         /* ... and one of those saves rewrote the index */
-};
-
-struct follow {
-	struct run *run;
-	struct load_ctx ctx;
-	struct follow_opts o;
-	struct fpath *p;
-	size_t np;
-	const char **paths;           /* the p[].path strings, for follow_sweep */
-	struct follow_sweep sweep;
-	struct ftail *t;
-	size_t nt, tcap;
-	struct finding_list live;     /* linked into run->live_findings */
-	struct finding_list events;   /* reloads, new ranks, unreadable files (kept) */
-	enum follow_state state;
-	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
-	double threshold;
-	unsigned long sig;            /* signature of what the live findings say */
-	bool grew;                    /* a poll read new records since the index was appended to */
-	double t_saved;               /* when the index was last appended to */
-	long long read_saved;         /* bytes read (follow_read_bytes) then */
-	size_t next;                  /* the tail the next poll starts at (slices) */
-	bool behind;                  /* the last poll stopped at the slice */
-	char last_event[256];
-};
+enum { META_EVERY = 5 };
 
 bool follow_applies(const struct run *run)
 {
@@ -108,25 +45,20 @@ double follow_clock(void)
 
 /* ---- events --------------------------------------------------------------------- */
 
-static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *fmt, ...)
-	PRINTF_LIKE(5, 6);
+/* An event (follow_events.h): the text from fmt; kind, the same without what differs from
+ * rank to rank, folds many of one poll into one entry. */
+static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *kind,
+		  const char *fmt, ...) PRINTF_LIKE(6, 7);
 
-static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *fmt, ...)
+static void event(struct follow *f, const char *id, enum severity sev, long rank, const char *kind,
+		  const char *fmt, ...)
 {
+	char text[sizeof(f->ev.last)];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(f->last_event, sizeof(f->last_event), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (f->events.n >= MAX_EVENTS)
-		return;
-	struct evidence ev = evidence_none();
-	ev.item = (long)f->events.n;   /* tells repeated events of one rank apart */
-	if (rank >= 0) {
-		ev.kind = EV_RANK;
-		ev.rank = (int)rank;
-	}
-	findings_add(&f->events, id, sev, f->last_event,
-		     "Seen while following the job (--follow).", "", ev);
+	follow_event(&f->ev, id, sev, rank, kind, text);
 }
 
 /* ---- tails ------------------------------------------------------------------------ */
@@ -206,6 +138,7 @@ static void tail_add(struct follow *f, size_t path, const struct steps_rank_file
 		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
 		window_from_load(f, si, t);
 		t->records = steps_tail_records(t->tail);
+		t->seen = steps_tail_offset(t->tail);
 		if (stat(rf->steps, &st) == 0) {
 			t->dev = st.st_dev;
 			t->ino = st.st_ino;
@@ -221,8 +154,8 @@ static void tail_add(struct follow *f, size_t path, const struct steps_rank_file
 	long ri = m ? steps_rank_index(m, (int)rf->rank) : -1;
 	meta_note(t, ri >= 0 ? steps_rank_meta(m, (size_t)ri) : NULL);
 	if (later && ri < 0)
-		event(f, "LIVE.NEW_RANK", SEV_LOW, rf->rank, "rank %ld appeared while following (%s)",
-		      rf->rank, rf->dir);
+		event(f, "LIVE.NEW_RANK", SEV_LOW, rf->rank, "appeared while following",
+		      "rank %ld appeared while following (%s)", rf->rank, rf->dir);
 }
 
 /* Rank dirs appeared in run dir PATH i (listed in v[0, n)): as a fresh load, its own
@@ -241,6 +174,50 @@ static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_f
 			f->t[k++] = f->t[j];
 	f->next = k < f->nt ? 0 : f->next;
 	f->nt = k;
+}
+
+/* The run read path (it is one of its sources, whatever the family), or it was said to
+ * have appeared. */
+static bool trace_known(const struct follow *f, const char *path)
+{
+	for (size_t i = 0; i < f->run->nsrc; i++)
+		if (strcmp(f->run->src[i].path, path) == 0)
+			return true;
+	for (size_t i = 0; i < f->ntraces; i++)
+		if (strcmp(f->traces[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* Traces that appeared in run dir PATH i (or its rank dirs) while following, found as a
+ * load finds them (not with --trace, which names them): said once each, in one event a
+ * poll; following reads the step logs only, a reopen reads them. */
+static void note_traces(struct follow *f, size_t i)
+{
+	const struct opts *o = f->run->opts;
+	if ((o && o->ntrace > 0) || !steps_is_dir(f->p[i].path))
+		return;
+	char **v;
+	size_t n, fresh = 0;
+	const char *first = NULL;
+	trace_list_files(f->p[i].path, &v, &n);
+	for (size_t k = 0; k < n; k++) {
+		if (trace_known(f, v[k])) {
+			free(v[k]);
+			continue;
+		}
+		xgrow((void **)&f->traces, &f->traces_cap, f->ntraces + 1, sizeof(*f->traces));
+		f->traces[f->ntraces++] = v[k];
+		first = first ? first : v[k];
+		fresh++;
+	}
+	free(v);
+	if (fresh == 1)
+		event(f, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, "trace %s appeared while following; --follow and R "
+		      "read the step logs only: open the run again to read it", first);
+	else if (fresh)
+		event(f, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, "%zu traces appeared while following (%s, ...); "
+		      "--follow and R read the step logs only: open the run again to read them", fresh, first);
 }
 
 /* Pick up rank dirs and files under each path whose directory changed; under --ranks
@@ -274,6 +251,8 @@ static void discover(struct follow *f, double now)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
 		drop_top_level(f, i, v, n);
 		steps_rank_files_free(v);
+		if (later)
+			note_traces(f, i);
 	}
 	if (!listed || !asked || !f->run->steps)
 		return;
@@ -283,13 +262,25 @@ static void discover(struct follow *f, double now)
 	steps_set_left_out(f->run->steps, out);
 }
 
+/* No rank of m has an id below rank's: its scalars are exact, as a load reads them. */
+static bool lowest_rank(const struct steps_model *m, long rank)
+{
+	for (size_t i = 0; i < steps_nranks(m); i++)
+		if (steps_rank_id(m, i) < rank)
+			return false;
+	return true;
+}
+
 /* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank), its
  * earlier source rows and diagnostics replaced (top: the run dir whose own files gave the
- * rank before, no longer read). */
+ * rank before, no longer read). A run.json that names another run than the rank it
+ * replaces is put in t's reload (said with it). */
 static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size, const char *top)
 {
 	struct steps_model *m = steps_model_get(f->run);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
+	if (lowest_rank(m, t->rank))
+		rank_exact_scalars(r);
 	bool again = t->tail || t->unread;   /* read or noted before (not a rank new here) */
 	if (top)
 		follow_forget_files(f->run, top, 0);
@@ -299,10 +290,16 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 	follow_read_meta(f->run, t->dir, t->rank, &meta, again);
 	rank_set_meta(r, &meta);
 	meta_note(t, &r->meta);
+	long ri = steps_rank_index(m, (int)t->rank);   /* the rank replaced (not published yet) */
+	t->reload.other[0] = '\0';
+	if (ri >= 0)
+		follow_other_run(steps_rank_meta(m, (size_t)ri), &r->meta, t->reload.other, sizeof(t->reload.other));
 	bool slot = t->tail != NULL;
 	steps_tail_free(t->tail);
 	t->tail = follow_tail_restart(&f->ctx, t->rank, t->steps, size, slot);
 	t->records = 0;
+	t->seen = 0;
+	t->open_line = false;
 	t->unread = false;
 	return r;
 }
@@ -327,27 +324,42 @@ static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long 
 	return t->r;
 }
 
+/* t's steps.jsonl cannot be read (err, what failed): a diagnostic and its source row say
+ * so, as a fresh open would (follow_sources.h). */
+static void mark_unread(struct follow *f, struct ftail *t, int err, const char *what)
+{
+	t->unread = true;
+	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
+	follow_source_failed(f->run, t->steps, err);
+}
+
 static void report_once(struct follow *f, struct ftail *t, int err, const char *what)
 {
 	if (t->err_seen == err)
 		return;
 	t->err_seen = err;
-	t->unread = true;
-	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
-	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, "rank %ld: cannot read %s: %s (reported once)",
+	mark_unread(f, t, err, what);
+	char kind[96];
+	snprintf(kind, sizeof(kind), "cannot read its steps.jsonl: %s (reported once)", infile_strerror(err));
+	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, kind, "rank %ld: cannot read %s: %s (reported once)",
 	      t->rank, t->steps, infile_strerror(err));
 }
 
 /* t's steps.jsonl cannot be stat'ed (err). Its rank dir gone too (removed, or the job
  * re-created with fewer ranks): the rank is no longer judged, said once (its records read
- * before stay); else the error is said once (one read before and gone now too). */
+ * before stay, its source row says the file cannot be read); else the error is said once
+ * (one read before and gone now too). */
 static void stat_failed(struct follow *f, struct ftail *t, int err)
 {
 	struct stat st;
 	if (err == ENOENT && stat(t->dir, &st) != 0 && errno == ENOENT) {
-		if (!t->gone)
-			event(f, "LIVE.RANK_GONE", SEV_MED, t->rank, "rank %ld: %s is gone; the rank is no longer "
+		if (!t->gone) {
+			event(f, "LIVE.RANK_GONE", SEV_MED, t->rank, "its rank dir is gone; the rank is no longer "
+			      "judged (its records read before stay)", "rank %ld: %s is gone; the rank is no longer "
 			      "judged (its records read before stay)", t->rank, t->dir);
+			if (t->have_id)
+				mark_unread(f, t, err, "rank dir gone");
+		}
 		t->gone = true;
 	} else if (err != ENOENT || t->have_id) {
 		report_once(f, t, err, "cannot stat");
@@ -356,14 +368,24 @@ static void stat_failed(struct follow *f, struct ftail *t, int err)
 
 /* Read t's appended bytes up to size, at most *left of them when *left >= 0 (then
  * *left is reduced by what was read); one cut mid-line that gives no complete line
- * reads on to size, so a slice always makes progress. */
+ * reads on to size, so a slice always makes progress. t->seen: where the read stopped
+ * (size when the file was read to its end, an unfinished last line and all); an
+ * unfinished line longer than the tail keeps is skipped as a load skips it, and is still
+ * an unfinished last line (t->open_line). */
 static void read_slice(struct ftail *t, struct rank_steps *r, int fd, long long size, long long *left)
 {
 	long long from = steps_tail_offset(t->tail);
 	long long limit = *left >= 0 && size - from > *left ? from + *left : size;
 	steps_tail_read(t->tail, r, fd, limit, false);
-	if (limit < size && steps_tail_offset(t->tail) == from)
+	if (limit < size && steps_tail_offset(t->tail) == from) {
+		limit = size;
 		steps_tail_read(t->tail, r, fd, size, false);
+	}
+	long long to = steps_tail_offset(t->tail);
+	char last;
+	if (to > from && pread(fd, &last, 1, to - 1) == 1)   /* only a line too long is read without its '\n' */
+		t->open_line = last != '\n';
+	t->seen = limit > to ? limit : to;
 	if (*left >= 0) {   /* a cut ends the slice (what is left of it is a part line) */
 		long long used = steps_tail_offset(t->tail) - from;
 		*left = limit < size || used >= *left ? 0 : *left - used;
@@ -380,6 +402,55 @@ static const char *top_level_of(const struct follow *f, const struct ftail *t)
 		if (strcmp(steps_rank_path(m, (size_t)ri), f->p[i].path) == 0 && strcmp(t->dir, f->p[i].path) != 0)
 			return f->p[i].path;
 	return NULL;
+}
+
+/* t is read again from the start (how: "was replaced", ...; from -> to bytes): the
+ * records it replaces are summed, to be compared once the file is read (reload_done);
+ * quiet: only the mtime changed. A reload begun before and not read to the end yet keeps
+ * the records of the first. */
+static void reload_begin(struct follow *f, struct ftail *t, const char *how, long long from, long long to,
+			 bool quiet)
+{
+	struct reload *rl = &t->reload;
+	if (!rl->on) {
+		const struct steps_model *m = f->run->steps;
+		long ri = m ? steps_rank_index(m, (int)t->rank) : -1;
+		rl->n = ri >= 0 ? steps_nrecords(m, (size_t)ri) : 0;
+		rl->sum = ri >= 0 ? follow_records_sum(m, (size_t)ri) : 0;
+		rl->quiet = true;
+	}
+	rl->quiet = rl->quiet && quiet;
+	rl->on = true;
+	rl->how = how;
+	snprintf(rl->bytes, sizeof(rl->bytes), "(%lld -> %lld bytes)", from, to);
+}
+
+/* t's reload is read to the end of its file, n records: compared with those it replaced.
+ * The same records are no advance, said as such (nothing when only the mtime changed);
+ * others advance the rank; a run.json naming another run is said. */
+static unsigned reload_done(struct follow *f, struct ftail *t, size_t n, double now)
+{
+	struct reload *rl = &t->reload;
+	const struct steps_model *m = f->run->steps;
+	long ri = steps_rank_index(m, (int)t->rank);
+	bool same = n == rl->n && (n == 0 || (ri >= 0 && follow_records_sum(m, (size_t)ri) == rl->sum));
+	rl->on = false;
+	if (!same && n) {
+		t->t_adv = now;
+		f->t_newest = now;
+	}
+	if (same && rl->quiet && !rl->other[0])
+		return 0;
+	char why[300], kind[400];
+	if (rl->other[0])
+		snprintf(why, sizeof(why), ": its run.json names another run, %s (a new run written into the same "
+			 "dir?)", rl->other);
+	else
+		snprintf(why, sizeof(why), "%s", same ? ": the same records (not an advance)" : " (a restarted job?)");
+	snprintf(kind, sizeof(kind), "steps.jsonl %s; reloaded from the start%s", rl->how, why);
+	event(f, "LIVE.RELOADED", same && !rl->other[0] ? SEV_LOW : SEV_MED, t->rank, kind,
+	      "rank %ld: steps.jsonl %s %s; reloaded from the start%s", t->rank, rl->how, rl->bytes, why);
+	return FOLLOW_RELOADED;
 }
 
 /* Poll t's steps.jsonl, reading at most *left bytes (< 0: no limit); returns FOLLOW_* bits. */
@@ -403,7 +474,7 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
 	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
 	bool shrank = t->tail && st.st_size < offset;
-	if (!replaced && !shrank && !touched && !settled && st.st_size == offset && !t->err_seen)
+	if (!replaced && !shrank && !touched && !settled && st.st_size == t->seen && !t->err_seen)
 		return 0;   /* nothing new (an error said before: opened, to see it is gone) */
 	int fd = infile_open(t->steps);
 	if (fd < 0) {
@@ -431,21 +502,19 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	bool again = replaced || shrank || rewritten || modified;
 	t->touched = touched && !again;
 	const char *top = t->r || again ? NULL : top_level_of(f, t);   /* replaced, not grown */
-	if (again)
-		event(f, "LIVE.RELOADED", SEV_MED, t->rank,
-		      "rank %ld: steps.jsonl %s (%lld -> %lld bytes); reloaded from the start (a restarted job?)",
-		      t->rank, replaced ? "was replaced" : shrank ? "shrank" : rewritten ? "was rewritten in place"
-		      : "has a newer mtime at the same size", offset, (long long)st.st_size);
+	if (again)   /* said once read (reload_done) */
+		reload_begin(f, t, replaced ? "was replaced" : shrank ? "shrank" : rewritten ? "was rewritten in place"
+			     : "has a newer mtime at the same size", offset, (long long)st.st_size, modified);
 	else if (top)
-		event(f, "LIVE.RELOADED", SEV_MED, 0, "rank 0: %s/steps.jsonl is no longer read: rank dirs appeared "
-		      "there, and a run dir's own steps.jsonl is ignored once it has them; rank 0 is now %s's", top,
-		      t->dir);
+		event(f, "LIVE.RELOADED", SEV_MED, 0, NULL, "rank 0: %s/steps.jsonl is no longer read: rank dirs "
+		      "appeared there, and a run dir's own steps.jsonl is ignored once it has them; rank 0 is now %s's",
+		      top, t->dir);
 	if (again || top) {
 		t->r = fresh_rank(f, t, (long long)st.st_size, top);
 		steps_publish_rank(steps_model_get(f->run), t->r);
 		index_log_end(f->p[t->path].log);   /* its index is stale: the next open rebuilds it */
 		f->p[t->path].log = NULL;
-		out |= FOLLOW_RELOADED;
+		out |= top ? FOLLOW_RELOADED : FOLLOW_GREW;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
 	if (t->unread)   /* before the read: what it says of the file is new */
@@ -458,6 +527,10 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	take_window(fd, t);
 	close(fd);
 	size_t n = steps_tail_records(t->tail);
+	if (t->reload.on) {   /* compared once the file is read to its end */
+		t->records = n;
+		return out | FOLLOW_GREW | (t->seen >= t->size ? reload_done(f, t, n, now) : 0);
+	}
 	if (n != t->records) {
 		if (n > t->records) {
 			t->t_adv = now;
@@ -490,9 +563,12 @@ static unsigned poll_meta(struct follow *f, struct ftail *t, double now)
 	}
 	char what[200];   /* another run's: said (ranks that differ show as mixed runs), never merged */
 	bool other = follow_other_run(steps_rank_meta(m, (size_t)ri), &meta, what, sizeof(what));
-	if (other)
-		event(f, "LIVE.RELOADED", SEV_MED, t->rank, "rank %ld: run.json was overwritten by another run: %s; "
-		      "read again (a new run written into the same dir?)", t->rank, what);
+	if (other) {
+		char kind[300];
+		snprintf(kind, sizeof(kind), "run.json was overwritten by another run: %s; read again (a new run "
+			 "written into the same dir?)", what);
+		event(f, "LIVE.RELOADED", SEV_MED, t->rank, kind, "rank %ld: %s", t->rank, kind);
+	}
 	steps_rank_replace_meta(m, (size_t)ri, &meta);
 	return other ? FOLLOW_RELOADED : FOLLOW_GREW;
 }
@@ -560,7 +636,7 @@ static struct follow_rank_now rank_now(struct follow *f, const struct ftail *t, 
 	size_t k = ri >= 0 ? steps_nrecords(m, (size_t)ri) : 0;
 	long long read = t->tail ? steps_tail_offset(t->tail) : 0;
 	struct follow_rank_now v = { .rank = (int)t->rank, .has = k > 0, .idle = now - t->t_adv,
-				     .partial = t->size > read, .err = t->err_seen };
+				     .partial = t->size > read || t->open_line, .err = t->err_seen };
 	if (k) {
 		const struct steps_meta *meta = steps_rank_meta(m, (size_t)ri);
 		v.step = steps_step(m, (size_t)ri, k - 1);
@@ -600,13 +676,13 @@ static unsigned assess(struct follow *f, double now)
 			tail_of_rank(f, v[i].rank)->stalled = true;
 	free(v);
 	free(stalled);
-	for (size_t i = 0; i < f->events.n; i++) {
-		const struct finding *e = &f->events.v[i];   /* its evidence has no heap members */
+	for (size_t i = 0; i < f->ev.list.n; i++) {
+		const struct finding *e = &f->ev.list.v[i];   /* its evidence has no heap members */
 		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
 	}
 	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
 	unsigned long tick = f->state == FOLLOW_RUNNING && vd.sig ? (unsigned long)(now - f->t_start) / 10 : 0;
-	unsigned long events = f->events.n + f->sweep.reloads;   /* a reload counted in its entry */
+	unsigned long events = f->ev.total + f->sweep.reloads;   /* a reload counted in its entry */
 	unsigned long sig = ((vd.sig * 7 + (unsigned long)f->state) * 131 + events) * 1009 + tick;
 	if (sig == f->sig && f->live.n)
 		return 0;
@@ -615,46 +691,6 @@ static unsigned assess(struct follow *f, double now)
 }
 
 /* ---- lifetime and polling ---------------------------------------------------------------- */
-
-/* Index appends (index.h DELTAS): every TSCOPE_INDEX_EVERY="SECONDS[,MIB]" (default
- * 60 s or 64 MiB read, whichever comes first). */
-static void index_every(struct follow_opts *o)
-{
-	const char *e = getenv("TSCOPE_INDEX_EVERY");
-	double secs = e && *e ? atof(e) : 0;
-	const char *comma = e ? strchr(e, ',') : NULL;
-	double mib = comma ? atof(comma + 1) : 0;
-	if (!(o->index_every > 0))
-		o->index_every = secs > 0 ? secs : FOLLOW_INDEX_EVERY;
-	if (o->index_bytes <= 0)
-		o->index_bytes = (long long)((mib > 0 ? mib : FOLLOW_INDEX_MIB) * 1048576.0);
-}
-
-/* Bytes read from the followed files so far (their offsets summed). */
-static long long read_bytes(const struct follow *f)
-{
-	long long n = 0;
-	for (size_t i = 0; i < f->nt; i++)
-		n += f->t[i].tail ? steps_tail_offset(f->t[i].tail) : 0;
-	return n;
-}
-
-/* Log the run dirs that have an index, as the run holds them now. */
-static void logs_begin(struct follow *f)
-{
-	const struct opts *o = f->run->opts;
-	if (!f->run->steps || (o && (o->no_index || o->ranks)))
-		return;
-	for (size_t i = 0; i < f->np; i++) {
-		char **parts = NULL;
-		size_t np = steps_is_dir(f->p[i].path) ? index_part_files(f->p[i].path, &parts) : 0;
-		for (size_t k = 0; k < np; k++)
-			free(parts[k]);
-		free(parts);
-		if (np)
-			f->p[i].log = index_log_begin(f->run, f->p[i].path);
-	}
-}
 
 /* Of paths, those the run's load read (run->paths: identity.h leaves out a repeat, and a
  * file that a directory given beside it reads), each once, in the load's order: what a
@@ -683,29 +719,18 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 	f->o = *o;
 	if (!(f->o.interval > 0))
 		f->o.interval = 1;
-	index_every(&f->o);
+	follow_index_every(&f->o);
 	keep_loaded(f, paths, npaths);
 	f->t_start = f->t_saved = now;
 	f->t_newest = -1;
 	f->threshold = f->o.stall_floor;
-	logs_begin(f);
+	follow_events_init(&f->ev);
+	follow_logs_begin(f);
 	discover(f, now);
 	follow_sweep_init(&f->sweep, f->paths, f->np);
-	f->read_saved = read_bytes(f);
+	f->read_saved = follow_read_bytes(f);
 	run->live_findings = &f->live;
 	return f;
-}
-
-/* Append to the index every index_every seconds or index_bytes read (not while a big
- * append is read in slices: its end comes soon). */
-static void save_due(struct follow *f, double now)
-{
-	if (!f->grew || f->behind)
-		return;
-	if (now - f->t_saved < f->o.index_every && read_bytes(f) - f->read_saved < f->o.index_bytes)
-		return;
-	follow_save_index(f);
-	f->t_saved = now;
 }
 
 unsigned follow_poll(struct follow *f, double now)
@@ -718,9 +743,10 @@ unsigned follow_poll(struct follow *f, double now)
 	for (; k < f->nt && !f->behind; k++) {
 		struct ftail *t = &f->t[(start + k) % f->nt];
 		out |= poll_file(f, t, now, &left);
-		/* the slice is used up: go on here next time if this file has more */
+		/* the slice is used up: go on here next time if this file has more (not an
+		 * unfinished last line read to the end: that waits for the file to change) */
 		if (left == 0) {
-			bool more = t->tail && steps_tail_offset(t->tail) < t->size;
+			bool more = t->tail && t->seen < t->size;
 			f->behind = more || k + 1 < f->nt;
 			f->next = (start + k + !more) % f->nt;
 		}
@@ -734,60 +760,14 @@ unsigned follow_poll(struct follow *f, double now)
 	}
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
 		out |= FOLLOW_GREW;
-	out |= follow_sweep_poll(&f->sweep, f->run, &f->events, f->last_event, sizeof(f->last_event), now);
+	follow_events_flush(&f->ev);
+	out |= follow_sweep_poll(&f->sweep, f->run, &f->ev.list, f->ev.last, sizeof(f->ev.last), now);
 	if (!f->behind)   /* ranks not read yet are not idle */
 		out |= assess(f, now);
 	if (out)
 		run_changed(f->run);
-	save_due(f, now);
+	follow_save_due(f, now);
 	return out;
-}
-
-/* The summary of the index of path i (analysis_index.h FOLLOW MODE), now or at the stop. */
-static void save_summary(struct follow *f, size_t i, bool rewrote, bool now)
-{
-	struct fpath *p = &f->p[i];
-	p->summary_rewrote = p->summary_rewrote || rewrote;
-	p->summary_due = true;
-	if (!now)
-		return;
-	steps_summary_follow(f->run, p->path, p->summary_rewrote);
-	p->summary_due = p->summary_rewrote = false;
-}
-
-static size_t save_index(struct follow *f, bool stop)
-{
-	size_t n = 0;
-	bool rewrote_any = false, summary_now = stop || !f->o.summary_at_stop;
-	for (size_t i = 0; f->grew && f->run->steps && i < f->np; i++) {
-		bool rewrote = false;
-		char *written = NULL;
-		if (f->p[i].log && index_log_save(f->p[i].log, &rewrote, &written) == 0)
-			n++;
-		if (written) /* the summary follows the index */
-			save_summary(f, i, rewrote, summary_now);
-		free(written);
-		rewrote_any = rewrote_any || rewrote;
-	}
-	for (size_t i = 0; stop && f->run->steps && i < f->np; i++)
-		if (f->p[i].summary_due) /* a periodic save left it for the stop */
-			save_summary(f, i, false, true);
-	if (rewrote_any)   /* every rank was compacted: grow it again on its next append */
-		for (size_t i = 0; i < f->nt; i++)
-			f->t[i].r = NULL;
-	f->grew = false;
-	f->read_saved = read_bytes(f);
-	return n;
-}
-
-size_t follow_save_index(struct follow *f)
-{
-	return save_index(f, false);
-}
-
-size_t follow_stop_index(struct follow *f)
-{
-	return save_index(f, true);
 }
 
 void follow_free(struct follow *f)
@@ -809,7 +789,10 @@ void follow_free(struct follow *f)
 	free(f->paths);
 	follow_sweep_free(&f->sweep);
 	findings_free(&f->live);
-	findings_free(&f->events);
+	follow_events_free(&f->ev);
+	for (size_t i = 0; i < f->ntraces; i++)
+		free(f->traces[i]);
+	free(f->traces);
 	free(f);
 }
 
@@ -820,8 +803,8 @@ bool follow_behind(const struct follow *f, long long *left)
 	if (left) {
 		*left = 0;
 		for (size_t i = 0; i < f->nt; i++) {
-			long long off = f->t[i].tail ? steps_tail_offset(f->t[i].tail) : 0;
-			*left += f->t[i].size > off ? f->t[i].size - off : 0;
+			long long seen = f->t[i].tail ? f->t[i].seen : 0;
+			*left += f->t[i].size > seen ? f->t[i].size - seen : 0;
 		}
 	}
 	return f->behind;
@@ -879,7 +862,12 @@ size_t follow_nstalled(const struct follow *f)
 
 const char *follow_last_event(const struct follow *f)
 {
-	return f->last_event;
+	return f->ev.last;
+}
+
+size_t follow_new_traces(const struct follow *f)
+{
+	return f->ntraces;
 }
 
 bool follow_sweep_status(const struct follow *f, double now, char *buf, size_t n)

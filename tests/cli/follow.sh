@@ -15,7 +15,12 @@
 # each reload is one line counting the reloads, from one LIVE.RELOADED entry. The stderr
 # line at the start fits the input: a job's findings until it finishes, a sweep's reloads
 # until a signal (never "until the job finishes"); an empty dir alone: that it waits,
-# then, once a sweep appears, that the sweep runs until a signal.
+# then, once a sweep appears, that the sweep runs until a signal. Records skipped (garbage
+# lines) are lines too (LIVE.SKIPPED): the load's, then each poll's, one per file with its
+# first line's diagnostic, at most 4 a look and the rest in a count; at the end stderr has
+# --print's data-quality line, counting what the follower read (an empty dir: why nothing).
+# Six ranks replaced by copies of themselves in one poll: one line names them, as the
+# same records (no advance: the job still finishes).
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -227,6 +232,61 @@ wait_says="nothing here yet: waiting for a job's step records or a sweep"
 tap_check "an empty dir that becomes a sweep: stderr says it waits, then that the sweep runs until a signal" \
 	'grep -qxF "tscope-tui: following every 0.2 s; $wait_says" es.err &&
 	 grep -qxF "tscope-tui: now following $sweep_says" es.err && ! grep -q "finishes$" es.err'
+
+# 10. records skipped: rank 2's garbage line at load, then rank 1's record cut and run into
+#     the next one while following; each said when read, and the data-quality line at the
+#     end counts both, as a fresh --print says it
+sh "$writer" sk 4 0 4 0 >/dev/null
+echo garbage >>sk/rank2/steps.jsonl
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 4 sk >sk.out 2>sk.err &
+fpid=$!
+wait_for sk.out "LIVE.SKIPPED rank 2"
+printf '{"step":5,"phases":{"forward":0.03' >>sk/rank1/steps.jsonl
+sh "$writer" sk 4 5 10 0.05
+wait "$fpid"
+rc=$?
+tap_check "records skipped: the load's said at the start, with the line" \
+	'grep -q " med LIVE.SKIPPED rank 2: 1 record skipped (sk/rank2/steps.jsonl:6: line skipped: " sk.out'
+tap_check "records skipped: the one a poll read said then, with the line; the job finishes (exit 0)" \
+	'grep -q " med LIVE.SKIPPED rank 1: 1 record skipped (sk/rank1/steps.jsonl:6: line skipped: " sk.out &&
+	 [ "$(grep -c "LIVE.SKIPPED" sk.out)" -eq 2 ] && grep -q "LIVE.FINISHED" sk.out && [ "$rc" -eq 0 ]'
+"$TSCOPE_BIN" --no-index --print sk 2>&1 >/dev/null | grep "data quality" >sk.want
+tap_check "records skipped: at the end stderr has --print's data-quality line, with what the follower read" \
+	'grep -q "(2 records skipped); see --export sources$" sk.want && grep -qxF -f sk.want sk.err'
+# every rank's garbage at load: 4 lines, the rest in a count
+sh "$writer" sk8 8 0 4 0 >/dev/null
+for r in 0 1 2 3 4 5 6 7; do echo garbage >>"sk8/rank$r/steps.jsonl"; done
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 sk8 >sk8.out 2>sk8.err
+tap_check "records skipped in 8 files at once: 4 lines, then one counting the other 4" \
+	'[ "$(grep -c " med LIVE.SKIPPED rank [0-9]: 1 record skipped" sk8.out)" -eq 4 ] &&
+	 grep -q " med LIVE.SKIPPED 4 more records skipped in 4 more files; see --export sources$" sk8.out &&
+	 grep -q "(8 records skipped); see --export sources$" sk8.err'
+# an empty dir followed and stopped: why nothing came, as --print says it
+mkdir nd
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 nd >nd.out 2>nd.err &
+fpid=$!
+wait_for nd.err "following every"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "an empty dir followed and stopped: stderr says why nothing came, as --print does" \
+	'grep -qxF "tscope-tui: nd: no supported data found here" nd.err'
+
+# 11. the six ranks of a finished job each replaced by a copy of itself in one poll (the
+#     follower stopped meanwhile): one line names them, the same records, no advance; the
+#     job finishes (exit 0)
+sh "$writer" cp 6 0 10 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 3 cp >cp.out 2>cp.err &
+fpid=$!
+wait_for cp.err "following every"
+kill -STOP "$fpid"
+for r in 0 1 2 3 4 5; do cp "cp/rank$r/steps.jsonl" cp/copy && mv cp/copy "cp/rank$r/steps.jsonl"; done
+kill -CONT "$fpid"
+wait "$fpid"
+rc=$?
+tap_check "files replaced by copies in one poll: one line naming the ranks, the same records; the job finishes" \
+	'[ "$rc" -eq 0 ] && [ "$(grep -c " LIVE.RELOADED " cp.out)" -eq 1 ] &&
+	 grep -q " low LIVE.RELOADED 6 ranks (0-5): steps.jsonl was replaced; reloaded from the start: the same \
+records (not an advance)$" cp.out && grep -q " LIVE.FINISHED job finished: all 6 ranks stopped at step 10$" cp.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

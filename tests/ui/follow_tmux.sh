@@ -6,8 +6,9 @@
 # reloaded with a message, q exits 0; a job whose ranks stop together ends "finished"
 # with no stall, and quitting appends what was followed to the run's index (the reopen
 # reads it, nothing from the JSONL); a stopped job with a rank that wrote no record is
-# stalled, not finished. Waits are bounded (60 s); nothing asserts a duration. Skips
-# without tmux.
+# stalled, not finished; there a file that can no longer be read shows "unreadable" in
+# Sources, and R after a trace was written says the trace is not read (a reopen reads
+# it). Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -72,6 +73,15 @@ tap_check "a rank with no record: the status row says stalled, never finished" \
 	'wait_re "LIVE stalled" && ! grep -q "LIVE finished" "$work/screen"'
 T send-keys -t f 6
 tap_check "... the Findings pane names the rank" 'wait_re "rank 3 wrote no step record"'
+T send-keys -t f 7
+wait_re "nr/rank1/steps.jsonl +pytscope +1 .* ok" >/dev/null
+mv nr/rank1/steps.jsonl nr/rank1/steps.bak && ln -s steps.jsonl nr/rank1/steps.jsonl   # a loop: ELOOP, even for root
+tap_check "a file that can no longer be read: its Sources row says unreadable" \
+	'wait_re "nr/rank1/steps.jsonl +pytscope +1 .* unreadable"'
+printf '{"traceEvents": []}' >nr/trace.json
+T send-keys -t f R
+tap_check "a trace written while following: R says it is not read, a reopen reads it" \
+	'wait_re "1 trace appeared while following, not read: open the run again to read it"'
 follow_quit q
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

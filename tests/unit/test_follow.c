@@ -2,8 +2,8 @@
 /* test_follow.c: follow mode (model/steps/follow.c) and what it builds on: growing the
  * step store after finalize (steps_rank_grow / steps_refresh), the tail reader
  * (half-written lines retried, garbage skipped with file:line once), ranks that appear,
- * shrunk and replaced files reloaded, a file rewritten at the same size (other bytes, or
- * only a newer mtime) reloaded, unreadable files reported once, the stall rule
+ * shrunk and replaced files reloaded, a file rewritten at the same size (other bytes)
+ * reloaded, unreadable files reported once, the stall rule
  * (stalled rank, job stall, finished is not a stall) on a simulated clock, run.json that
  * appears (world_size: a job missing ranks is not finished) or is overwritten by another
  * run (said), a run dir's own steps.jsonl dropped once rank dirs appear, and a one-shot
@@ -12,8 +12,10 @@
  * diagnostics a fresh open has (none kept from the earlier read, no row added again, a
  * "cannot stat" or "run.json missing" gone once the file is there); a rank whose rank
  * dir vanished (the job re-created with fewer ranks) is said once and no longer
- * judged. An indexed run followed: a reload leaves the index alone, and a diagnostic
- * removed does not hide a later one from the next delta. */
+ * judged. An indexed run followed: a reload leaves the index alone, no append is made
+ * while a rank's file cannot be read, and a diagnostic removed does not hide a later one
+ * from the next delta. A file touched (a newer mtime, the same bytes) is read again
+ * without a word; one with other bytes at the same size is reloaded and said. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -595,9 +597,19 @@ static void test_same_size(void)
 	mtime_ahead(q, 20);   /* touched: the same bytes, a newer mtime */
 	ok(!(follow_poll(f, 3) & FOLLOW_RELOADED),
 	   "a newer mtime at the same size: not yet (a write may be under way)");
-	ok(follow_poll(f, 4) & FOLLOW_RELOADED, "... a reload once the next poll finds the file unchanged");
-	ok(has_finding(f, "LIVE.RELOADED", "rank 0: steps.jsonl has a newer mtime at the same size"), "... said");
+	ok(!(follow_poll(f, 4) & FOLLOW_RELOADED), "... read again once the next poll finds the file unchanged: the "
+	   "same records, not said");
+	ok(!has_finding(f, "LIVE.RELOADED", "rank 0:"), "... no LIVE.RELOADED for rank 0");
 	is_int(steps_nrecords(run->steps, 0), 30, "rank 0 read again: 30 records, none twice");
+	text = tu_read_file(q);   /* a record before the last KiB read changed, the size kept */
+	char *at = strstr(text, "\"forward\":0.5");
+	at[strlen("\"forward\":0.")] = '9';
+	tu_write_file(q, text, strlen(text));
+	free(text);
+	mtime_ahead(q, 30);
+	follow_poll(f, 5);
+	ok(follow_poll(f, 6) & FOLLOW_RELOADED, "other bytes at the same size, a newer mtime: reloaded");
+	ok(has_finding(f, "LIVE.RELOADED", "rank 0: steps.jsonl has a newer mtime at the same size"), "... said");
 	follow_free(f);
 	run_free(run);
 	tu_rm_rf(j.dir);
@@ -712,34 +724,45 @@ static void test_rank_gone(void)
 	tu_rm_rf(j.dir);
 }
 
-/* An indexed run followed: rank 1's file moved away ("cannot stat", saved in a delta),
- * then a garbage line of rank 0 read in the poll that finds rank 1's file back (its
- * "cannot stat" removed); the next delta holds the garbage line's diagnostic (the index
- * counts diagnostics by the order added, not by their place in the list). */
+/* An indexed run followed: rank 1's file moved away ("cannot stat"; no append while its
+ * row says it cannot be read), then back; its run.json removed ("run.json missing",
+ * saved in a delta), then a garbage line of rank 0 read in the poll that finds rank 1's
+ * run.json back (its note removed); the next delta holds the garbage line's diagnostic
+ * (the index counts diagnostics by the order added, not by their place in the list). */
 static void test_index_diags(void)
 {
 	struct job j;
 	job_make(&j, "follow-index.", 2, 5);
+	for (int r = 0; r < 2; r++)
+		write_run_json(&j, r, "job-a", 2, 0, 0);
 	static const struct opts build = { .index_build = true }, plain = { .no_index = true };
 	const char *p = j.dir;
 	run_free(run_open(&p, 1, &build, NULL));
 	struct run *run = job_open(&j);
 	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
-	char q[600], moved[700];
+	char q[600], moved[700], meta[600];
 	rank_path(&j, 1, q, sizeof(q));
 	snprintf(moved, sizeof(moved), "%s.1", q);
 	if (rename(q, moved) != 0)
 		perror("rename");
 	append_step(&j, 0, 5);
 	follow_poll(f, 1);
-	ok(count_diag(run, "cannot stat") == 1 && follow_save_index(f) == 1, "rank 1's file away: said, saved");
+	ok(count_diag(run, "cannot stat") == 1 && follow_save_index(f) == 0,
+	   "rank 1's file away: said; no append while a rank's file cannot be read (its row says so)");
 	if (rename(moved, q) != 0)
 		perror("rename");
+	snprintf(meta, sizeof(meta), "%s/rank1/run.json", j.dir);
+	unlink(meta);
+	follow_poll(f, 3);
+	ok(count_diag(run, "cannot stat") == 0 && count_diag(run, "run.json missing") == 1,
+	   "rank 1's file back: its 'cannot stat' went; its run.json gone: said");
+	ok(follow_save_index(f) == 1, "the index appended to");
+	write_run_json(&j, 1, "job-a", 2, 0, 0);
 	append(&j, 0, "garbage line\n");
 	append_step(&j, 0, 6);
-	follow_poll(f, 2);
-	ok(count_diag(run, "cannot stat") == 0 && count_diag(run, "line skipped") == 1,
-	   "rank 1's file back, unchanged: its 'cannot stat' went; rank 0's garbage line skipped");
+	follow_poll(f, 6);   /* run.json looked at every T/4 = 2.5 s while the rank is idle */
+	ok(count_diag(run, "run.json missing") == 0 && count_diag(run, "line skipped") == 1,
+	   "rank 1's run.json back: its note went; rank 0's garbage line skipped");
 	ok(follow_save_index(f) == 1, "the index appended to");
 	follow_free(f);
 	run_free(run);
