@@ -66,6 +66,9 @@ struct grid_src {
 	/* Optional: the rows grouped (ranks by node, model/groups.h), owned by the producer;
 	 * the heatmap can show one line per group. NULL: no grouping. */
 	const struct groups *groups;
+	/* Optional: what the columns leave out, said under the grid ("10 steps left out
+	 * (20-29): missing on rank 3; ..."), owned by the producer. NULL: nothing. */
+	const char *note;
 };
 
 struct run;

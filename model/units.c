@@ -8,18 +8,18 @@
 #include <strings.h>
 #include "model/units.h"
 
-/* v (>= 0) with at most 3 significant digits and the unit: trailing zeros are dropped,
+/* v (>= 0) with at most sig significant digits and the unit: trailing zeros are dropped,
  * so a figure never shows more digits than the value has ("7 s", "5.6 s", "4.22 s");
  * 1e15 and above in exponent form ("1e+308 s"), not as hundreds of digits. */
-static char *sig3(double v, const char *unit, char *out, size_t n)
+static char *sig_digits(double v, int sig, const char *unit, char *out, size_t n)
 {
 	if (v >= 1e15) {
-		snprintf(out, n, "%.3g %s", v, unit);
+		snprintf(out, n, "%.*g %s", sig, v, unit);
 		return out;
 	}
-	int dec = units_decimals(v, 3);
+	int dec = units_decimals(v, sig);
 	double p10 = pow(10, dec);
-	dec = units_decimals(round(v * p10) / p10, 3);   /* 9.9996 rounds to "10" */
+	dec = units_decimals(round(v * p10) / p10, sig);   /* 9.9996 rounds to "10" */
 	char num[32];
 	snprintf(num, sizeof(num), "%.*f", dec, v);
 	if (strchr(num, '.')) {
@@ -33,7 +33,7 @@ static char *sig3(double v, const char *unit, char *out, size_t n)
 	return out;
 }
 
-char *units_bytes(double bytes, char *out, size_t n)
+static char *bytes_sig(double bytes, int sig, char *out, size_t n)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	if (!isfinite(bytes)) {
@@ -41,7 +41,7 @@ char *units_bytes(double bytes, char *out, size_t n)
 		return out;
 	}
 	double a = fabs(bytes);
-	if (a < 1024) {
+	if (a < 1024 && sig <= 3) {
 		snprintf(out, n, "%.0f B", bytes);
 		return out;
 	}
@@ -51,29 +51,41 @@ char *units_bytes(double bytes, char *out, size_t n)
 		u++;
 	}
 	char tmp[40];
-	sig3(a, unit[u], tmp, sizeof(tmp));
+	sig_digits(a, sig, unit[u], tmp, sizeof(tmp));
 	snprintf(out, n, "%s%s", bytes < 0 ? "-" : "", tmp);
 	return out;
 }
 
-char *units_seconds(double s, char *out, size_t n)
+char *units_bytes(double bytes, char *out, size_t n)
+{
+	return bytes_sig(bytes, 3, out, n);
+}
+
+/* A duration with sig significant digits in the unit it shows best in: ms from the value
+ * that rounds to 1 ms at sig digits (0.0009995 s at 3), s from the one that rounds to 1 s. */
+static char *seconds_sig(double s, int sig, char *out, size_t n)
 {
 	if (!isfinite(s)) {
 		snprintf(out, n, "n/a");
 		return out;
 	}
-	double a = fabs(s);
+	double a = fabs(s), half = 0.5 * pow(10, -sig);   /* half a unit of the last digit, of 1 */
 	char tmp[40];
 	if (a == 0)
 		snprintf(tmp, sizeof(tmp), "0 s");
-	else if (a < 0.0009995)
-		sig3(a * 1e6, "us", tmp, sizeof(tmp));
-	else if (a < 0.9995)
-		sig3(a * 1000, "ms", tmp, sizeof(tmp));
+	else if (a < 0.001 - half / 1000)
+		sig_digits(a * 1e6, sig, "us", tmp, sizeof(tmp));
+	else if (a < 1 - half)
+		sig_digits(a * 1000, sig, "ms", tmp, sizeof(tmp));
 	else
-		sig3(a, "s", tmp, sizeof(tmp));
+		sig_digits(a, sig, "s", tmp, sizeof(tmp));
 	snprintf(out, n, "%s%s", s < 0 ? "-" : "", tmp);
 	return out;
+}
+
+char *units_seconds(double s, char *out, size_t n)
+{
+	return seconds_sig(s, 3, out, n);
 }
 
 char *units_seconds_signed(double s, char *out, size_t n)
@@ -119,17 +131,27 @@ static const struct {
 	[UNIT_PCT] = { '%', 1, "_pct", "(%)", "%" },
 };
 
-char *units_format(double v, enum unit u, char *out, size_t n)
+char *units_format_more(double v, enum unit u, int more, char *out, size_t n)
 {
 	if (u <= UNIT_NONE || u > UNIT_PCT) {
-		snprintf(out, n, "%.3g", v);
+		snprintf(out, n, "%.*g", 3 + more, v);
 		return out;
 	}
-	if (unit_tab[u].kind == '%')
-		return units_percent(v, out, n);
+	if (unit_tab[u].kind == '%') {
+		if (isfinite(v))
+			snprintf(out, n, "%.*f%%", 1 + more, v);
+		else
+			snprintf(out, n, "n/a");
+		return out;
+	}
 	if (unit_tab[u].kind == 't')
-		return units_seconds(v * unit_tab[u].scale, out, n);
-	return units_bytes(v * unit_tab[u].scale, out, n);
+		return seconds_sig(v * unit_tab[u].scale, 3 + more, out, n);
+	return bytes_sig(v * unit_tab[u].scale, 3 + more, out, n);
+}
+
+char *units_format(double v, enum unit u, char *out, size_t n)
+{
+	return units_format_more(v, u, 0, out, n);
 }
 
 enum unit units_parse(const char *name)

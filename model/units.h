@@ -38,6 +38,10 @@ char *units_percent(double pct, char *out, size_t n);
 /* Format v, a value in unit u, by the rule above (UNIT_NONE: 3 significant digits).
  * Returns out. */
 char *units_format(double v, enum unit u, char *out, size_t n);
+/* units_format with `more` digits than the rule's (more >= 0): durations, sizes (below
+ * 1 KiB too) and unitless values 3 + more significant digits, percentages 1 + more
+ * decimals; for figures that must be told apart (a legend's level boundaries). */
+char *units_format_more(double v, enum unit u, int more, char *out, size_t n);
 /* The unit a unit name denotes: "s", "sec", "ms", "us", "B", "MiB", "MB", "GB", "%";
  * UNIT_NONE for anything else ("tokens", "W", NULL). */
 enum unit units_parse(const char *name);

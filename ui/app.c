@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* app.c: pane tabs and back stack, key dispatch, prompt, overlays, the frame around
- * the panes, straggler order and finding drill-down (see app.h). */
+ * the panes, straggler order and finding drill-down (see app.h); what e exports and
+ * says is app_export.c's. */
 #include "ui/app.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include "model/outfile.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/registry.h"
@@ -377,56 +375,6 @@ static void prompt_open(struct app *app, enum prompt_kind k, const char *label, 
 	app->msg[0] = '\0';
 }
 
-static void default_export_path(struct app *app, const struct table *t, char *buf, size_t n)
-{
-	char base[160];
-	snprintf(base, sizeof(base), "tscope-%s-%s", app->run->name ? app->run->name : "run", t->name);
-	for (char *p = base; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '-' || *p == '_' || *p == '.'))
-			*p = '_';
-	snprintf(buf, n, "%s.csv", base);
-	for (int i = 2; access(buf, F_OK) == 0 && i < 100; i++)
-		snprintf(buf, n, "%s-%d.csv", base, i);
-}
-
-static struct table *current_table(struct app *app)
-{
-	struct pane_slot *s = &app->pane[app->cur];
-	void *priv = app_pane_priv(app, app->cur);
-	return priv && s->ops->table ? s->ops->table(priv, app) : NULL;
-}
-
-static void do_export(struct app *app, const char *path, bool overwrite)
-{
-	struct table *t = current_table(app);
-	if (!t) {
-		app_msg(app, true, "nothing to export in this pane");
-		return;
-	}
-	unsigned flags = app->opts && app->opts->csv_raw ? TABLE_CSV_RAW : 0;
-	if (table_export_file(t, path, overwrite, flags) == 0) {
-		app_msg(app, false, "exported %zu row%s of '%s' to %s%s%s%s", t->nview, t->nview == 1 ? "" : "s", t->name, path,
-			t->partial ? ": the first ranks' rows only (all: tscope-tui --export " : "",
-			t->partial ? t->name : "", t->partial ? ")" : "");
-	} else if (errno == EEXIST) {
-		snprintf(app->pending, sizeof(app->pending), "%s", path);
-		prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
-	} else {
-		app_msg(app, true, "cannot write %s: %s", path, outfile_strerror(path, errno));
-	}
-}
-
-/* An export path as a shell reads it: a leading "~/" (or a lone "~") stands for $HOME
- * (as typed without HOME). False when the expanded path does not fit in n bytes. */
-static bool expand_home(const char *path, char *out, size_t n)
-{
-	const char *home = getenv("HOME");
-	bool tilde = path[0] == '~' && (path[1] == '/' || !path[1]) && home && *home;
-	int k = tilde ? snprintf(out, n, "%s%s", home, path + 1) : snprintf(out, n, "%s", path);
-	return k >= 0 && (size_t)k < n;
-}
-
 static void prompt_accept(struct app *app)
 {
 	enum prompt_kind k = app->prompt;
@@ -441,19 +389,13 @@ static void prompt_accept(struct app *app)
 		if (priv && s->ops->filter && s->ops->filter(priv, app, line, err, sizeof(err)) < 0)
 			app_msg(app, true, "filter: %s", err);
 		break;
-	case PROMPT_EXPORT: {
-		char path[APP_LINE];
-		if (!*line)
-			app_msg(app, false, "export cancelled: no file name given");
-		else if (!expand_home(line, path, sizeof(path)))
-			app_msg(app, true, "cannot write %s: the path is too long with ~ expanded", line);
-		else
-			do_export(app, path, false);
+	case PROMPT_EXPORT:
+		if (app_export_accept(app, line))
+			prompt_open(app, PROMPT_CONFIRM, "file exists, overwrite? (y/N) ", "");
 		break;
-	}
 	case PROMPT_CONFIRM:
 		if (line[0] == 'y' || line[0] == 'Y')
-			do_export(app, app->pending, true);
+			app_export_replace(app);
 		else
 			app_msg(app, false, "export cancelled; %s left unchanged", app->pending);
 		break;
@@ -746,14 +688,9 @@ static unsigned global_action(struct app *app, enum action a)
 		}
 		return PR_REDRAW;
 	case ACT_EXPORT: {
-		struct table *t = current_table(app);
-		if (!t) {
-			app_msg(app, true, "nothing to export in this pane");
-			return PR_REDRAW;
-		}
-		char path[APP_LINE];
-		default_export_path(app, t, path, sizeof(path));
-		prompt_open(app, PROMPT_EXPORT, t->partial ? "export the rows shown to: " : "export CSV to: ", path);
+		char label[sizeof(app->prompt_label)], path[APP_LINE];
+		if (app_export_prompt(app, label, sizeof(label), path, sizeof(path)))
+			prompt_open(app, PROMPT_EXPORT, label, path);
 		return PR_REDRAW;
 	}
 	case ACT_COPY:

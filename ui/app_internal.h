@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* app_internal.h: helpers shared by app.c and app_follow.c only (not for panes). */
+/* app_internal.h: helpers shared by app.c, app_follow.c and app_export.c only (not for
+ * panes). */
 #ifndef UI_APP_INTERNAL_H
 #define UI_APP_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct app;
 
@@ -12,5 +14,13 @@ void app_strag_forget(struct app *app);
 /* F (toggle) pauses or resumes following; R (!toggle) reads the job once and catches
  * the held analyses up (app_follow.c). */
 unsigned app_follow_key(struct app *app, bool toggle);
+/* e (app_export.c): the export prompt's label and default path for the current pane;
+ * false, with a message, when the pane has nothing to export. */
+bool app_export_prompt(struct app *app, char *label, size_t ln, char *path, size_t pn);
+/* The export prompt accepted with line (a path, "~/" for $HOME): writes and says what it
+ * wrote; true when the file exists and was left alone (app->pending names it: confirm). */
+bool app_export_accept(struct app *app, const char *line);
+/* The confirmation to replace app->pending: writes it. */
+void app_export_replace(struct app *app);
 
 #endif

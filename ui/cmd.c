@@ -15,6 +15,7 @@
 #include "model/table.h"
 #include "model/text.h"
 #include "ui/app.h"
+#include "ui/term.h"
 
 int cmd_dump(const char *path, bool attrs)
 {
@@ -92,9 +93,15 @@ static unsigned c_dumpattr(struct app *app, const char *args)
  * rows x cols cell arrays stay a few tens of MB. */
 enum { RESIZE_MAX_ROWS = 1000, RESIZE_MAX_COLS = 2000 };
 
+/* :resize ROWS COLS: headless only (on a terminal the window's size would be lost until
+ * the next resize: Ctrl-L draws at the size curses holds). */
 static unsigned c_resize(struct app *app, const char *args)
 {
 	int rows, cols;
+	if (!term_headless()) {
+		app_msg(app, true, ":resize works only in headless tests (TSCOPE_SCRIPT); resize the window instead");
+		return PR_REDRAW;
+	}
 	if (sscanf(args, "%d %d", &rows, &cols) != 2 || rows < 2 || cols < 2 || rows > RESIZE_MAX_ROWS ||
 	    cols > RESIZE_MAX_COLS) {
 		app_msg(app, true, "usage: :resize ROWS COLS (2..%d rows, 2..%d columns)", RESIZE_MAX_ROWS,
@@ -238,7 +245,8 @@ const struct ui_cmd ui_cmds[] = {
 	{ .name = "rank", .args = "N", .help = "show rank N in the current pane", .run = c_rank },
 	{ .name = "dump", .args = "FILE", .help = "write the screen text to FILE (tests)", .run = c_dump },
 	{ .name = "dumpattr", .args = "FILE", .help = "write the screen colour pairs and attributes (tests)", .run = c_dumpattr },
-	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests)", .run = c_resize },
+	{ .name = "resize", .args = "ROWS COLS", .help = "resize the virtual screen (headless tests only)",
+	  .run = c_resize },
 	{ .name = "quit", .args = "", .help = "quit", .run = c_quit },
 	{ .name = "q", .args = "", .help = "quit (as in vi)", .run = c_quit },
 	{ .name = "mouse", .args = "on|off", .help = "mouse reporting on or off (off: the terminal selects text)", .run = c_mouse },

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* frame.c: drawing one frame around the current pane (see app.h app_draw): the title
- * row with the tabs, the hint or prompt row, the status row, the help and views
- * overlays and the terminal-too-small screen; one doupdate() per frame. */
+ * row with the tabs (scrolled so the current one shows), the hint or prompt row, the
+ * status row, the help and views overlays and the terminal-too-small screen; one
+ * doupdate() per frame. */
 #include "ui/app.h"
 
 #include <errno.h>
@@ -31,17 +32,45 @@
 #include "ui/term.h"
 #include "ui/theme.h"
 
+/* A marker of the tab strip: how many tabs it hides on its side ("<+2" left, "+3>"
+ * right), written to buf; returns its width. */
+static int tab_marker(char *buf, size_t n, bool left, size_t hidden)
+{
+	snprintf(buf, n, " %s%zu%s ", left ? "<+" : "+", hidden, left ? "" : ">");
+	return text_width(buf);
+}
+
+/* The end (exclusive) of the tabs from first (widths w) that fit in avail columns with
+ * the markers of the tabs hidden on either side. */
+static size_t tabs_end(const int *w, size_t n, size_t first, int avail)
+{
+	char m[32];
+	int used = first ? tab_marker(m, sizeof(m), true, first) : 0;
+	size_t end = first;
+	while (end < n && used + w[end] <= avail)
+		used += w[end++];
+	while (end > first && end < n && used + tab_marker(m, sizeof(m), false, n - end) > avail)
+		used -= w[--end];
+	return end;
+}
+
+/* The title row: the run's name, then the tabs. Tabs wider than the row scroll so the
+ * current one shows (from the first tab when it fits there, else as few tabs in as it
+ * takes), a marker on either side saying how many are hidden there. tab_x spans for
+ * the mouse: a hidden tab has none, but the tab next to a marker takes its columns. */
 static void draw_title(struct app *app)
 {
 	const struct rect *r = &app->lay.title;
-	char lab[APP_MAX_PANES][40];
-	int tabs_w = 0;
-	for (size_t i = 0; i < app->npane; i++) {
+	char lab[APP_MAX_PANES][40], m[32];
+	int w[APP_MAX_PANES], tabs_w = 0;
+	size_t n = app->npane, first = 0, end = n;
+	for (size_t i = 0; i < n; i++) {
 		if (app->pane[i].key)
 			snprintf(lab[i], sizeof(lab[i]), " %d %s ", app->pane[i].key, app->pane[i].label);
 		else
 			snprintf(lab[i], sizeof(lab[i]), " %s ", app->pane[i].label);
-		tabs_w += text_width(lab[i]);
+		w[i] = text_width(lab[i]);
+		tabs_w += w[i];
 	}
 	draw_clear_rect(r, ROLE_TITLE);
 	int name_w = r->w - tabs_w - 2;
@@ -50,15 +79,30 @@ static void draw_title(struct app *app)
 	const char *name = app->title[0] ? app->title : app->run->name ? app->run->name : "tscope-tui";
 	int x = 1 + draw_text(r->y, r->x + 1, name_w, name, ROLE_TITLE);
 	x++;
-	bool cut = false;   /* after a clipped tab (its ellipsis) no other tab is drawn */
-	for (size_t i = 0; i < app->npane; i++) {
-		app->tab_x[i] = x;
-		if (x < r->w && !cut) {
-			cut = text_width(lab[i]) > r->w - x;
-			x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
-		}
+	if (tabs_w > r->w - x) {
+		while (first < app->cur && tabs_end(w, n, first, r->w - x) <= app->cur)
+			first++;
+		end = tabs_end(w, n, first, r->w - x);
+		if (end <= app->cur)   /* not even the current tab fits whole: it is clipped */
+			end = app->cur + 1;
 	}
-	app->tab_x[app->npane] = x;
+	for (size_t i = 0; i < first; i++)
+		app->tab_x[i] = x;
+	if (first) {
+		tab_marker(m, sizeof(m), true, first);
+		x += draw_text(r->y, x, r->w - x, m, ROLE_TAB);
+	}
+	for (size_t i = first; i < end; i++) {
+		app->tab_x[i] = x;
+		x += draw_text(r->y, x, r->w - x, lab[i], i == app->cur ? ROLE_TAB_ACTIVE : ROLE_TAB);
+	}
+	app->tab_x[end] = x;
+	if (end < n) {
+		tab_marker(m, sizeof(m), false, n - end);
+		x += draw_text(r->y, x, r->w - x, m, ROLE_TAB);
+	}
+	for (size_t i = end + 1; i <= n; i++)
+		app->tab_x[i] = x;
 }
 
 /* The prompt being typed or the last message on row r; false when there is neither. */
@@ -91,8 +135,27 @@ static void hint_keys(struct app *app, char *buf, size_t n)
 		s->ops->hint(s->priv, app, buf, n);
 }
 
+/* A word of the hint row and how long it stays when the row is too narrow for all:
+ * the words of the lowest keep are dropped first. */
+struct hint_word {
+	const char *text;   /* "" when the pane has no such key */
+	int keep;
+};
+enum { HINT_KEEP_ALWAYS = 10 };
+
+/* The non-empty words joined into buf, two blanks apart, after one. */
+static void hint_join(const struct hint_word *words, size_t n, char *buf, size_t bn)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && k < bn; i++)
+		if (words[i].text[0])
+			k += (size_t)snprintf(buf + k, bn - k, " %s%s", k ? " " : "", words[i].text);
+}
+
 /* The keys the current pane has, from the actions every pane shares (search, filter,
- * legend and copy only where its ops have them) and its own (hint_keys). */
+ * legend and copy only where its ops have them) and its own (hint_keys); on a narrow
+ * row the least needed are left out whole (hint_word), never a word cut. */
 static void draw_hint(struct app *app)
 {
 	const struct rect *r = &app->lay.hint;
@@ -123,15 +186,21 @@ static void draw_hint(struct app *app)
 	 * regressions where a pair has ranks (not computed for the hint: seconds on a big pair) */
 	bool ranks = !app->cmp && app->run->steps && steps_nranks(app->run->steps) > 0;
 	bool cmp_ranks = app->cmp && compare_has_ranks(app->cmp);
-	const char *const words[] = {
-		"?:help", "q:close/quit", search_supported(app) ? "/:search" : "", open && o->filter ? "f:filter" : "",
-		cmp_ranks ? "n/N:regression" : ranks ? "n/N:straggler" : "", own, "Esc:back", panes,
-		open && o->legend ? "i:legend" : "", "v:views", open && o->copy ? "y:copy" : "",
+	/* keep: the words least needed go first, whole, until the rest fits (? lists every key) */
+	struct hint_word words[] = {
+		{ "?:help", HINT_KEEP_ALWAYS }, { "q:close/quit", 8 }, { search_supported(app) ? "/:search" : "", 3 },
+		{ open && o->filter ? "f:filter" : "", 2 },
+		{ cmp_ranks ? "n/N:regression" : ranks ? "n/N:straggler" : "", 5 }, { own, 6 }, { "Esc:back", 4 },
+		{ panes, 9 }, { open && o->legend ? "i:legend" : "", 1 }, { "v:views", 7 },
+		{ open && o->copy ? "y:copy" : "", 0 },
 	};
-	size_t k = 0;
-	for (size_t i = 0; i < ARRAY_LEN(words) && k < sizeof(hint); i++)
-		if (words[i][0])
-			k += (size_t)snprintf(hint + k, sizeof(hint) - k, " %s%s", k ? " " : "", words[i]);
+	hint_join(words, ARRAY_LEN(words), hint, sizeof(hint));
+	for (int keep = 0; keep < HINT_KEEP_ALWAYS && text_width(hint) > r->w; keep++) {
+		for (size_t i = 0; i < ARRAY_LEN(words); i++)
+			if (words[i].keep == keep)
+				words[i].text = "";
+		hint_join(words, ARRAY_LEN(words), hint, sizeof(hint));
+	}
 	draw_text(r->y, r->x, r->w, hint, ROLE_HINT);
 }
 

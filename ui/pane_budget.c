@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_budget.c: the efficiency budget as bars: the selected rank's budget line by line
  * (seconds, share of wall, recoverable lines highlighted), every rank as one stacked
- * bar with its recoverable share (j/k select), and the selected rank per step window
- * (its records after --warmup, as its budget; a rank without a budget says why).
+ * bar with its efficiency and recoverable share (j/k select), and the selected rank per
+ * step window (its records after --warmup, as its budget; a rank without a budget says
+ * why). Without FLOPs/peak there is no efficiency: the compute share is called compute
+ * and the recoverable share is n/a (the compute overhead is unknown).
  * Each budget line has its own fill glyph and colour, so the bars read in mono. y/Y copy
  * the selected rank's useful fraction / budget row as --export budget writes them. */
 #include <limits.h>
@@ -94,13 +96,17 @@ static int name_width(const struct budget *b)
 }
 
 /* "eff  81.2% rec 18.8%" of a per-rank or per-window bar; n/a where the budget judges
- * nothing (analysis.h: only compute recorded, no MFU). */
+ * nothing (analysis.h: only compute recorded, no MFU). Without FLOPs/peak the useful
+ * compute is all compute: its share, "compute  68.1% rec n/a", is no efficiency, and the
+ * recoverable lines leave out the compute overhead nothing measures. */
 static void eff_rec(const struct budget *b, double rec, char *buf, size_t n)
 {
-	if (b->judged)
+	if (!b->judged)
+		snprintf(buf, n, "eff   n/a rec  n/a");
+	else if (b->has_mfu)
 		snprintf(buf, n, "eff %5.1f%% rec %4.1f%%", b->efficiency * 100, rec * 100);
 	else
-		snprintf(buf, n, "eff   n/a rec  n/a");
+		snprintf(buf, n, "compute %5.1f%% rec n/a", b->efficiency * 100);
 }
 
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
@@ -109,7 +115,9 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 	char sec[32], eff[96];
 	/* without a compute phase the efficiency's n/a already says why (no compute) */
 	const char *mfu_na = b->has_mfu ? "" : b->line[BUDGET_USEFUL].measured ? ", MFU n/a (no FLOPs/peak)" : ", MFU n/a";
-	if (b->judged)
+	if (b->judged && !b->has_mfu) /* the compute share, as the Overview says it */
+		snprintf(eff, sizeof(eff), "compute %.1f%%", b->efficiency * 100);
+	else if (b->judged)
 		snprintf(eff, sizeof(eff), "efficiency %.1f%%", b->efficiency * 100);
 	else
 		snprintf(eff, sizeof(eff), "efficiency n/a: %s", analysis_budget_unjudged(b));
@@ -286,8 +294,9 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		return;
 	}
 	char wall[32], useful[32], sec[32];
-	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  efficiency ", steps_rank_id(p->m, p->lc.sel),
-			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)));
+	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  %s ", steps_rank_id(p->m, p->lc.sel),
+			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)),
+			 b->judged && !b->has_mfu ? "compute" : "efficiency");
 	if (k > 0 && (size_t)k < n)
 		k += b->judged ? snprintf(buf + k, n - (size_t)k, "%.1f%%", b->efficiency * 100)
 			       : snprintf(buf + k, n - (size_t)k, "n/a");
@@ -307,7 +316,7 @@ static struct table *bp_table(void *priv, struct app *app)
 	return p->export;
 }
 
-/* y: the selected rank's useful fraction (its efficiency), Y: its budget row, as
+/* y: the selected rank's useful fraction (its efficiency, or compute share), Y: its budget row, as
  * --export budget writes them. */
 static int bp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
@@ -383,8 +392,11 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 	legend_head(l, "Budget: where each rank's wall time went");
 	legend_para(l, "The lines add up exactly to the rank wall (its phases summed over its records after --warmup; "
 		       "the step windows read the same records). "
-		       "eff is the efficiency, useful compute / rank wall; rec is the recoverable share of it; MFU "
-		       "is useful compute / rank wall when the run names its FLOPs per step and the GPU's peak. A "
+		       "eff is the efficiency, useful compute / rank wall, and MFU, when the run names its FLOPs per "
+		       "step and the GPU's peak; rec is the recoverable share of the rank wall. Without them the "
+		       "useful compute is all the time of the forward, backward, optimizer and compute phases: "
+		       "compute is its share of the rank wall, not an efficiency, and rec is n/a (the compute "
+		       "overhead, recoverable too, is unknown). A "
 		       "line nothing measures reads n/a, not 0 (a phase the run does not record; compute overhead "
 		       "without FLOPs and peak), and eff and rec are n/a when only compute is recorded.");
 	for (int k = 0; k < BUDGET_NLINES; k++)

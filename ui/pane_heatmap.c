@@ -3,8 +3,9 @@
  * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
  * WORST value of its bucket, so a straggler never averages away; the axis note says
  * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns;
- * the status row shows the values under the cursor (with units). The bucket levels of the
- * visible window are cached, so a cursor move costs only drawing.
+ * the status row shows the values under the cursor (with units); the grid's own note (the
+ * steps no column shows, src.note) takes the line under the note row. The bucket levels
+ * of the visible window are cached, so a cursor move costs only drawing.
  *
  * Node rows: when the grid's rows are grouped (ranks by node, src.groups) the pane can
  * show one line per node (the worst of its ranks; the status row names the rank), and
@@ -522,9 +523,12 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct hpane *p = priv;
 	struct heat_geom g;
-	layout_heatmap(body, label_width(p, false, app->text_flags), &g);
+	struct rect b = *body;   /* the grid's own note (what the columns leave out) on the last line */
+	if (p->src.note && b.h > 4)
+		b.h--;
+	layout_heatmap(&b, label_width(p, false, app->text_flags), &g);
 	if (p->by_node && bucket_rows(p, g.cells.h) > 1)   /* the cells' rows do not depend on the labels' width */
-		layout_heatmap(body, label_width(p, true, app->text_flags), &g);
+		layout_heatmap(&b, label_width(p, true, app->text_flags), &g);
 	p->w = g.cells.w;
 	p->h = g.cells.h;
 	p->y0 = g.cells.y;
@@ -569,6 +573,8 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 	char note[512];
 	heatmap_note(p, app, g.note.w - 1, note, sizeof(note));
 	draw_text(g.note.y, g.note.x + 1, g.note.w - 1, note, ROLE_HINT);
+	if (b.h < body->h)
+		draw_text(g.note.y + 1, g.note.x + 1, g.note.w - 1, p->src.note, ROLE_HINT);
 }
 
 static void move_row(struct hpane *p, long d)

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_heatmap_info.c: what the heatmap pane says about the cell under the cursor and
  * its scale: the status row (worst and mean, which rank of a node), the note row (what a
- * cell holds, the scale), the legend (the ramp and what the range is), y/Y (the cell, the
- * row in full precision) and its words in the hint row. Row names are whole in y/Y and
- * in the status row when it has room; else the status row and the note clip a row's or a
- * metric's name, never the value or the scale. State and shared helpers:
- * ui/pane_heatmap.h. */
+ * cell holds, the scale), the legend (the ramp and what the range is, each level's bounds
+ * with the digits that tell them apart), y/Y (the cell, the row in full precision) and
+ * its words in the hint row. Row names are whole in y/Y and in the status row when it has
+ * room; else the status row and the note clip a row's or a metric's name, never the
+ * value or the scale. State and shared helpers: ui/pane_heatmap.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/numfmt.h"
 #include "model/table.h"
 #include "model/text.h"
+#include "model/units.h"
 #include "ui/draw.h"
 #include "ui/label_fit.h"
 #include "ui/pane_heatmap.h"
@@ -19,6 +21,9 @@
 /* A name clipped to fit keeps at least this many columns (narrower, the row's last fields
  * are left out whole instead, draw_fit_fields); the widest row name in the note's range. */
 enum { HI_NAME_MIN = 8, HI_NOTE_NAME_W = 24 };
+/* The legend's level bounds: at most this many digits more than the rule's (units_decimals
+ * keeps at most 6 decimals), then the full form; a bound's room. */
+enum { HI_MORE_MAX = 6, HI_BOUND_N = 48 };
 
 /* Room for two names in room columns: whole when both fit; else the narrower keeps up to
  * half of it and the wider the rest, each at least HI_NAME_MIN. */
@@ -185,11 +190,44 @@ void heatmap_note(struct hpane *p, struct app *app, int w, char *note, size_t n)
 	draw_fit_fields(note, n, w, app->g->ellipsis);
 }
 
+/* v as hm_fmt_value shows it with `more` more digits (units_format_more); past
+ * HI_MORE_MAX, v's full form in the metric's unit. */
+static void legend_value(const struct hpane *p, double v, int more, char *buf, size_t n)
+{
+	const char *u = p->src.unit ? p->src.unit : "";
+	enum unit unit = units_parse(u);
+	if (more > HI_MORE_MAX)
+		numfmt_full(v, buf, n);
+	else
+		units_format_more(v, unit, more, buf, n);
+	if ((more > HI_MORE_MAX || unit == UNIT_NONE) && u[0])
+		text_appendf(buf, n, " %s", u);
+}
+
+/* The levels' bounds: b[k] = lo + k * (hi - lo) / levels (b[levels] = hi), with the fewest
+ * digits more than the rule's that tell each bound from the next ("109 ms .. 109 ms" is no
+ * range: "108.8 ms .. 109.3 ms"); the full form when none do. A scale with no range
+ * (hi = lo) keeps the rule's digits. */
+static void legend_bounds(const struct hpane *p, char b[][HI_BOUND_N])
+{
+	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
+	int last = p->hi > p->lo ? HI_MORE_MAX + 1 : 0;
+	for (int more = 0; more <= last; more++) {
+		bool apart = true;
+		for (int k = 0; k <= THEME_HEAT_LEVELS; k++) {
+			legend_value(p, k == THEME_HEAT_LEVELS ? p->hi : p->lo + step * k, more, b[k], HI_BOUND_N);
+			apart = apart && (k == 0 || strcmp(b[k - 1], b[k]) != 0);
+		}
+		if (apart)
+			return;
+	}
+}
+
 /* The ramp: each level's glyph in its colour with the values it stands for. */
 void heatmap_legend(void *priv, struct app *app, struct legend *l)
 {
 	struct hpane *p = priv;
-	char buf[320];
+	char buf[400];
 	snprintf(buf, sizeof(buf), "Heatmap: %s (%s x %s)", p->src.title, p->src.row_axis, p->src.col_axis);
 	legend_head(l, buf);
 	legend_para(l, p->src.cell_evidence
@@ -200,10 +238,11 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 		       : "A cell is the WORST value of its bucket of rows and columns; the note row says how many rows "
 			 "and columns a cell holds, the status row shows the exact worst and mean under the cursor. A "
 			 "cell of this grid opens nothing (Enter says so); a click selects it.");
-	/* the scale label: what the range is, and where values outside it go */
-	char lo[32], hi[32], a[32], b[32];
-	hm_fmt_value(p, p->lo, lo, sizeof(lo));
-	hm_fmt_value(p, p->hi, hi, sizeof(hi));
+	/* the scale label: what the range is, and where values outside it go; its ends as
+	 * the levels' first and last bounds */
+	char b[THEME_HEAT_LEVELS + 1][HI_BOUND_N];
+	legend_bounds(p, b);
+	const char *lo = b[0], *hi = b[THEME_HEAT_LEVELS];
 	bool mono = theme_tier() == TIER_MONO;   /* the sign is then the underline alone */
 	if (isnan(p->hi)) /* every cell missing (grid_colour_scale): no levels to show */
 		snprintf(buf, sizeof(buf), "Scale: none: no cell of this grid has a value (every cell is missing).");
@@ -218,17 +257,16 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 			 "up to 1/%d of the range above it) are blank (quiet), not missing; no cell is above the "
 			 "worst.", lo, hi, THEME_HEAT_LEVELS, THEME_HEAT_LEVELS);
 	legend_para(l, buf);
-	double step = (p->hi - p->lo) / THEME_HEAT_LEVELS;
 	for (int k = 0; k < THEME_HEAT_LEVELS && !isnan(p->hi); k++) {
-		hm_fmt_value(p, p->lo + step * k, a, sizeof(a));
-		hm_fmt_value(p, p->lo + step * (k + 1), b, sizeof(b));
 		if (p->src.diverging && k == 0)
-			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b);
+			snprintf(buf, sizeof(buf), "|B - A| <= %s: no change", b[1]);
 		else if (k == 0)
-			snprintf(buf, sizeof(buf), "<= %s (quiet: the median, below it and just above)", b);
+			snprintf(buf, sizeof(buf), "<= %s (quiet: the median, below it and just above)", b[1]);
+		else if (!(p->hi > p->lo))
+			snprintf(buf, sizeof(buf), "no cell: the scale has no range (its worst is its median)");
 		else
-			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", a, b,
-				 k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
+			snprintf(buf, sizeof(buf), "%s%s .. %s%s", p->src.diverging ? "slower in B by " : "", b[k],
+				 b[k + 1], k == THEME_HEAT_LEVELS - 1 ? " (up to the worst)" : "");
 		legend_row(l, app->g->heat[k], 3, theme_heat(k), buf);
 	}
 	if (p->src.diverging)

@@ -846,7 +846,7 @@ static void tp_legend(void *priv, struct app *app, struct legend *l)
 }
 
 /* A click on a data row selects it, and the column under the pointer; a click on the
- * selected row opens it, as Enter does. */
+ * selected row opens it, as Enter does (a closed node expands). */
 static unsigned tp_click(void *priv, struct app *app, int y, int x)
 {
 	struct tpane *p = priv;
@@ -854,7 +854,7 @@ static unsigned tp_click(void *priv, struct app *app, int y, int x)
 		return PR_NONE;
 	size_t row = p->lc.top + (size_t)(y - p->y0);
 	if (row == p->lc.sel)
-		return tp_enter(p, app) | PR_HANDLED;
+		return (sel_group_closed(p) ? toggle_group(p, app) : tp_enter(p, app)) | PR_HANDLED;
 	p->lc.sel = row;
 	for (int i = 0; i < p->ncol_shown; i++)
 		if (x >= p->col_x[i] && x < p->col_x[i + 1])

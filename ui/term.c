@@ -349,6 +349,11 @@ void term_stop(void)
 	mouse_on = false;
 }
 
+bool term_headless(void)
+{
+	return screen && headless;
+}
+
 int term_signal(void)
 {
 	return got_signal;

@@ -23,6 +23,8 @@
 int term_start(bool headless, char *why, size_t whyn);
 /* End curses and free the screen; safe to call twice or before term_start. */
 void term_stop(void);
+/* True when curses runs headless (TSCOPE_SCRIPT), false on a terminal or before term_start. */
+bool term_headless(void);
 /* The terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0. */
 int term_signal(void);
 /* Put text on the terminal's clipboard with OSC 52 (works over SSH; inside tmux with

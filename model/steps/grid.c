@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* grid.c: the ranks x steps grids of the step model, one per metric (compute, relative
- * slowdown vs the step median, step time, comm, each phase), read from the analyzers'
- * heatmap pyramids (analysis.h heat_range), so any rectangle costs O(rows x log
- * steps). The columns are the aligned steps, then the later steps of the ranks that go
- * on (a live run's leading ranks, the others when a rank ended early: steps_ncolumns),
- * where a rank without a record has its cells missing. A metric that would read 0 for
- * want of a comparison or a measurement is not offered (derived_offered). A cell is the
- * record its step takes in the run's alignment (internal.h NATIVE ALIGNMENT), and so is
- * the cell's description. Enter on a cell opens the step's kernels when a trace covers
- * it, else the rank's steps. A pyramid that is not in memory and would take long to
- * build is a grid job (heat_job.h): built on its own thread, owned by the grid source it
- * opens, coarse (columns of 2^shift steps) when the full one would not fit memory. */
+ * slowdown vs the step median, step time, comm, each phase; a phase named compute is
+ * "compute (phase)", or not listed when it is the compute series itself, as comm is
+ * not), read from the analyzers' heatmap pyramids (analysis.h heat_range), so any
+ * rectangle costs O(rows x log steps). The columns are the aligned steps, then the later
+ * steps of the ranks that go on (a live run's leading ranks, the others when a rank
+ * ended early: steps_ncolumns), where a rank without a record has its cells missing; the
+ * steps before them or between them that some rank has are no column, and the grid's
+ * note says how many, where and on which ranks (left_out_note). A metric that would read
+ * 0 for want of a comparison or a measurement is not offered (derived_offered). A cell is
+ * the record its step takes in the run's alignment (internal.h NATIVE ALIGNMENT), and so
+ * is the cell's description. Enter on a cell opens the step's kernels when a trace
+ * covers it, else the rank's steps. A pyramid that is not in memory and would take long
+ * to build is a grid job (heat_job.h): built on its own thread, owned by the grid source
+ * it opens, coarse (columns of 2^shift steps) when the full one would not fit memory. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,9 @@
 #include "model/steps/nodes.h"
 #include "model/run.h"
 #include "model/findings.h"
+#include "model/ranklist.h"
 #include "model/steps/steps.h"
+#include "model/text.h"
 #include "model/trace/trace.h"   /* trace_covers: a cell opens its step's kernels */
 #include "model/units.h"
 #include "model/xalloc.h"
@@ -46,13 +52,40 @@ struct gs {
 	unsigned shift;           /* a column is 2^shift steps (a coarse job grid) */
 	struct groups *nodes;     /* ranks by node (nodes.h), NULL */
 	char title[96];
+	char note[224];           /* the steps no column shows (left_out_note), "" */
 };
 
-/* A phase the metrics list on their own: not comm, which the derived comm series is. */
+/* The name a recorded phase "compute" is listed under when the derived compute series (the
+ * sum of the compute phases) differs from it: never a second "compute". */
+static const char compute_phase_name[] = "compute (phase)";
+
+/* The run's only compute phase is the one named compute: the derived compute series is
+ * then that phase, bit for bit. */
+static bool compute_phase_alone(const struct steps_model *m)
+{
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind == METRIC_PHASE && analysis_in_compute_phases(d->name) && strcmp(d->name, "compute") != 0)
+			return false;
+	}
+	return true;
+}
+
+/* A phase the metrics list on their own: not comm, which the derived comm series is, nor
+ * compute when the derived compute series is that phase alone (else "compute (phase)"). */
 static bool listed_phase(const struct steps_model *m, int id)
 {
 	const struct metric_def *mi = steps_metric(m, id);
-	return mi->kind == METRIC_PHASE && strcmp(mi->name, "comm") != 0;
+	if (mi->kind != METRIC_PHASE || strcmp(mi->name, "comm") == 0)
+		return false;
+	return strcmp(mi->name, "compute") != 0 || !compute_phase_alone(m);
+}
+
+/* The name phase metric id is listed under: its own, "compute (phase)" for compute. */
+static const char *phase_name(const struct steps_model *m, int id)
+{
+	const char *name = steps_metric(m, id)->name;
+	return strcmp(name, "compute") == 0 ? compute_phase_name : name;
 }
 
 static size_t nphases(const struct steps_model *m)
@@ -125,7 +158,7 @@ static const char *gs_metric_name(void *model, size_t i)
 	if (i < nderived(run))
 		return derived[derived_at(run, i)].name;
 	int id = run->steps ? phase_id(run->steps, i - nderived(run)) : -1;
-	return id >= 0 ? steps_metric(run->steps, id)->name : "?";
+	return id >= 0 ? phase_name(run->steps, id) : "?";
 }
 
 static bool gs_value(void *ud, size_t row, size_t col, double *out)
@@ -219,10 +252,12 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 		snprintf(buf, n, "no record yet (the rank is behind)");
 		return;
 	}
-	/* a phase named as the grid's metric (a trace's compute kernels beside the step's
-	 * compute): the phases are said to be phases */
+	/* a phase named as the grid's metric, or a phase compute listed as "compute (phase)"
+	 * (a trace's compute kernels beside the step's compute): the phases are said to be
+	 * phases, so that their compute is not read as the compute series */
 	size_t start = 0;
-	if (steps_metric_find(s->m, METRIC_PHASE, s->title) >= 0)
+	int compute = steps_metric_find(s->m, METRIC_PHASE, "compute");
+	if (steps_metric_find(s->m, METRIC_PHASE, s->title) >= 0 || (compute >= 0 && listed_phase(s->m, compute)))
 		k = start = (size_t)snprintf(buf, n, "phases: ");
 	for (size_t i = 0; i < steps_nmetrics(s->m) && k + 1 < n; i++) {
 		int id = steps_metric_nth(s->m, i);
@@ -257,6 +292,160 @@ static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *
 	return true;
 }
 
+/* ---- the steps no column shows ------------------------------------------------------ */
+
+/* The non-aligned steps up to the last aligned one that some rank has (a rank that starts
+ * late, a rank that lacks steps mid-run): no column shows them. Hole k holds those before
+ * aligned step k, as the range lo[k]-hi[k] (lo > hi: none). */
+struct holes {
+	const struct steps_model *m;
+	size_t n;                 /* steps_naligned() */
+	long *lo, *hi;
+};
+
+/* At most this many records of the ranks that are not contiguous are read to name the
+ * holes; past it the note gives the count alone (a live run opens its grid again at
+ * every poll). */
+#define HOLES_MAX_READ ((size_t)1 << 22)
+
+/* Index of the first aligned step >= step (steps_naligned() when none). */
+static size_t aligned_lower(const struct steps_model *m, long step)
+{
+	size_t lo = 0, hi = steps_naligned(m);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps_aligned_step(m, mid) < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void hole_add(struct holes *h, size_t k, long lo, long hi)
+{
+	if (lo < h->lo[k])
+		h->lo[k] = lo;
+	if (hi > h->hi[k])
+		h->hi[k] = hi;
+}
+
+/* A contiguous rank from step first on has every step of every hole after it. */
+static void holes_of_span(struct holes *h, long first)
+{
+	for (size_t k = 0; k < h->n; k++) {
+		long a = steps_aligned_step(h->m, k);
+		if (first < a)
+			hole_add(h, k, first, a - 1);
+		first = a + 1;
+	}
+}
+
+/* The steps of rank r in the holes, *have of them. A lazy rank's body is read into a
+ * copy, not made resident (as store.c's tail does); false when it cannot be read. */
+static bool holes_of_rank(struct holes *h, struct rank_steps *r, size_t *have)
+{
+	struct rank_steps *own = NULL;
+	if (!steps_rank_body_copy(r, &own))
+		return false;
+	const struct rank_steps *s = own ? own : r;
+	long last = steps_aligned_step(h->m, h->n - 1);
+	*have = 0;
+	for (size_t j = 0; j < s->ndistinct; j++) {
+		long step = store_rank_distinct_step(s, j);
+		if (step > last)
+			break;
+		size_t k = aligned_lower(h->m, step);
+		if (steps_aligned_step(h->m, k) != step) {
+			hole_add(h, k, step, step);
+			(*have)++;
+		}
+	}
+	steps_rank_body_copy_free(own);
+	return true;
+}
+
+/* The holes into h and the ids of the ranks that lack some of the nleft steps in them
+ * into ids (*nids); false when a rank could not be read or the ranks hold too many
+ * records to read at every open. */
+static bool holes_find(struct holes *h, size_t nleft, long *ids, size_t *nids)
+{
+	const struct steps_model *m = h->m;
+	size_t read = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++)
+		read += m->rank[r]->contiguous ? 0 : m->rank[r]->n;
+	if (read > HOLES_MAX_READ)
+		return false;
+	long last = steps_aligned_step(m, h->n - 1), first = LONG_MAX;
+	*nids = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		struct rank_steps *rs = m->rank[r];
+		size_t have;
+		if (rs->contiguous) {   /* its steps: step0 to the last aligned at least */
+			first = rs->step0 < first ? rs->step0 : first;
+			have = (size_t)(last - rs->step0 + 1) - h->n;
+		} else if (!holes_of_rank(h, rs, &have)) {
+			return false;
+		}
+		if (have < nleft)
+			ids[(*nids)++] = steps_rank_id(m, r);
+	}
+	if (first != LONG_MAX)
+		holes_of_span(h, first);
+	return *nids > 0;
+}
+
+/* " (20-29, 41, 60-65 and 2 more)": the first holes of h, or "" when none is named. */
+static void holes_text(const struct holes *h, char *buf, size_t n)
+{
+	size_t nholes = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < h->n; k++) {
+		if (h->lo[k] > h->hi[k] || ++nholes > 3)
+			continue;
+		text_appendf(buf, n, "%s%ld", nholes > 1 ? ", " : " (", h->lo[k]);
+		if (h->hi[k] > h->lo[k])
+			text_appendf(buf, n, "-%ld", h->hi[k]);
+	}
+	if (nholes > 3)
+		text_appendf(buf, n, " and %zu more", nholes - 3);
+	if (nholes)
+		text_appendf(buf, n, ")");
+}
+
+/* What the columns leave out, for the pane to say (grid.h note), into buf: how many
+ * steps some rank has are no column, the first holes they are in and the ranks missing
+ * them; "" when none. The columns are the aligned steps, then the later ones. */
+static void left_out_note(const struct steps_model *m, char *buf, size_t n)
+{
+	size_t A = steps_naligned(m), cols = steps_ncolumns(m), nids = 0;
+	buf[0] = '\0';
+	if (!A || steps_nunion(m) <= cols)
+		return;
+	size_t nleft = steps_nunion(m) - cols;
+	struct holes h = { m, A, xmalloc(A * sizeof(long)), xmalloc(A * sizeof(long)) };
+	for (size_t k = 0; k < A; k++) {
+		h.lo[k] = LONG_MAX;
+		h.hi[k] = LONG_MIN;
+	}
+	long *ids = xmalloc(steps_nranks(m) * sizeof(*ids));
+	char where[96] = "", who[64], list[48];
+	bool named = holes_find(&h, nleft, ids, &nids);
+	if (named)
+		holes_text(&h, where, sizeof(where));
+	if (!named)
+		snprintf(who, sizeof(who), "some rank");
+	else if (ranklist_format(ids, nids, list, sizeof(list)))
+		snprintf(who, sizeof(who), "rank%s %s", nids > 1 ? "s" : "", list);
+	else
+		snprintf(who, sizeof(who), "%zu ranks", nids);
+	snprintf(buf, n, "%zu step%s left out%s: missing on %s; the columns are the steps every rank has, then the "
+		 "later ones", nleft, nleft > 1 ? "s" : "", where, who);
+	free(ids);
+	free(h.lo);
+	free(h.hi);
+}
+
 /* A grid not built yet whose pyramid would take more memory than this is refused, with
  * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
 #define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
@@ -282,6 +471,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	s->own = own;
 	s->shift = g->shift;
 	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
+	left_out_note(run->steps, s->note, sizeof(s->note));
 	s->nodes = steps_node_groups(run);
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
@@ -291,6 +481,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 		.row_label = gs_row_label, .col_label = gs_col_label,
 		.row_id = gs_row_id, .row_find = gs_row_find, .col_id = gs_col_id, .col_find = gs_col_find,
 		.describe = gs_describe, .cell_evidence = gs_cell_evidence, .groups = s->nodes,
+		.note = s->note[0] ? s->note : NULL,
 	};
 }
 

@@ -16,7 +16,11 @@
 # compared against: no slowdown (empty cells, not 0; the pane's m does not offer it). A
 # rank that ends early cuts no other rank's steps: the axis goes on to the last step some
 # rank has, the early rank's cells missing there (as --follow shows the same run), from
-# the index too, steps logged every 10 or every 1.
+# the index too, steps logged every 10 or every 1. A phase named compute is not the compute
+# series (the sum of the compute phases): it is "compute (phase)" in m, the status row, e
+# and the export, and not listed at all when it is the only compute phase (the series is
+# then that phase, as comm is). Steps some rank lacks mid-run or before its late start
+# are no column: the pane says how many, where and on which ranks (from the index too).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -229,4 +233,60 @@ done
 tap_check "every 10 steps, rank 1 ends at 90: 30 cells a rank to step 290, rank 1's 20 after 90 empty; index too" \
 	'[ "$(wc -l <tens.csv)" -eq 90 ] && [ "$(cut -d, -f4 tens.csv | sort -n | tail -1)" = 290 ] &&
 	 [ "$(awk -F, '\''$1 == 1 && $3 > 90 && $6 == ""'\'' tens.csv | wc -l)" -eq 20 ] && cmp -s tens.csv tensi.csv'
+# a phase named compute beside data and optimizer: the compute series (their sum, 65 ms
+# on rank 0) and the phase (50 ms) are two metrics with two names, in the pane's m, its
+# status row, e and --export heatmap_cells alike
+for r in 0 1; do
+	mkdir -p cph/rank$r
+	for s in $(seq 0 9); do
+		echo "{\"step\":$s,\"phases\":{\"data\":0.01,\"compute\":0.0$((5 + r)),\"optimizer\":0.005,\"comm\":0.02}}"
+	done >cph/rank$r/steps.jsonl
+done
+printf '2\n' >keys
+for i in 1 2 3 4 5 6 7; do printf ':dump %s/cph%d.txt\nm\n' "$PWD" "$i" >>keys; done
+printf 'm\nm\nm\nm\nm\ne<C-u>%s<Enter>\nq\n' "$PWD/cphe.csv" >>keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --no-index --tui cph >/dev/null 2>err
+for i in 1 2 3 4 5 6 7; do sed -n 's/^ \([^:]*\): 1 step\/col.*/\1/p' "cph$i.txt"; done >cph.names
+tap_eq "a phase named compute: m lists the compute series and 'compute (phase)', each once" \
+	"compute,slowdown vs step median,step time,comm,data,compute (phase),optimizer" "$(paste -sd, cph.names)"
+tap_check "... the status row: compute 65 ms on its grid, 'compute (phase) 50 ms' on the phase's, phases said so" \
+	'grep -q "step 0  compute 65 ms  phases: data 10 ms  compute 50 ms" cph1.txt &&
+	 grep -q "step 0  compute (phase) 50 ms  phases: data 10 ms  compute 50 ms" cph6.txt &&
+	 grep -q "step 0  step time 85 ms  phases: data 10 ms  compute 50 ms" cph3.txt'
+"$TSCOPE_BIN" --no-index --export heatmap_cells cph 2>/dev/null | sed -n 2p | cut -d, -f5,6 >cphx
+tap_check "... --export heatmap_cells: the compute series as 'compute' (65 ms); e on the phase's: 'compute (phase)'" \
+	'[ "$(awk -F, '\''$1 == "compute" && $2 > 0.0649 && $2 < 0.0651'\'' cphx | wc -l)" -eq 1 ] &&
+	 [ "$(tail -n +2 cphe.csv | cut -d, -f5 | sort -u)" = "compute (phase)" ] &&
+	 tail -n +2 cphe.csv | grep -q "^0,0,0,0,compute (phase),0\.05[0-9]*,"'
+# the phase compute as the only compute phase (and comm): the compute series is that phase, listed once
+for r in 0 1; do
+	mkdir -p conly/rank$r
+	for s in $(seq 0 9); do echo "{\"step\":$s,\"phases\":{\"compute\":0.0$((5 + r)),\"comm\":0.02}}"; done \
+		>conly/rank$r/steps.jsonl
+done
+printf '2\n' >keys
+for i in 1 2 3 4 5 6; do printf ':dump %s/conly%d.txt\nm\n' "$PWD" "$i" >>keys; done
+printf 'q\n' >>keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --no-index --tui conly >/dev/null 2>err
+for i in 1 2 3 4 5 6; do sed -n 's/^ \([^:]*\): 1 step\/col.*/\1/p' "conly$i.txt"; done >conly.names
+tap_eq "... the only compute phase: the compute series is that phase, not listed twice (as comm): 4 metrics" \
+	"compute,slowdown vs step median,step time,comm,compute,slowdown vs step median" "$(paste -sd, conly.names)"
+# steps missing on some rank mid-run or before its late start are no column (the columns
+# are the steps every rank has, then the later ones): the pane says which and where
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" gap 8 60 >/dev/null 2>&1
+awk '$0 !~ /"step":2[0-9],/' gap/rank3/steps.jsonl >gap3 && mv gap3 gap/rank3/steps.jsonl
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" late 6 40 >/dev/null 2>&1
+for r in 3 4; do tail -n +11 late/rank$r/steps.jsonl >late3 && mv late3 late/rank$r/steps.jsonl; done
+printf '2\n:dump %s/note.txt\nq\n' "$PWD" >keys
+for d in gap late "$DEMO"; do
+	TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --no-index --tui "$d" >/dev/null 2>err
+	grep "left out" note.txt || echo none
+done >notes
+tap_eq "rank 3 lacks steps 20-29, ranks 3-4 start at 10: the pane names the steps left out and the ranks; none else" \
+	" 10 steps left out (20-29): missing on rank 3; the columns are the steps every rank has, then the later ones
+ 10 steps left out (0-9): missing on ranks 3-4; the columns are the steps every rank has, then the later ones
+none" "$(cat notes)"
+"$TSCOPE_BIN" index gap >/dev/null 2>&1
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --tui gap >/dev/null 2>err
+tap_check "... from the index too" 'grep -q "^ 10 steps left out (20-29): missing on rank 3;" note.txt'
 tap_plan

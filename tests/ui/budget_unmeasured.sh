@@ -10,6 +10,9 @@
 # alone and found nothing to judge there. Its per step windows read the records after
 # --warmup, as the budget does, and a rank with none left says why (no windows); a run of
 # one rank without a budget gets the same reason from the pane, the report and the export.
+# Without FLOPs/peak the pane says "compute X%" (all compute is useful compute then: no
+# efficiency) on its budget line, rank rows, windows and status row, as the Overview does,
+# and rec n/a (the compute overhead, recoverable too, is unknown); with them eff and rec.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -57,9 +60,26 @@ tap_check "--compat pytscope: pytscope's budget lines, no such note" \
 tap_check "a run with a data phase: efficiency judged, comm and other empty, data measured" \
 	'grep -q "^rank,0,3,3,,0.75,2.25,,0.75,,,data_stall$" data.csv'
 TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index data >/dev/null 2>err
-tap_check "Budget pane of that run: efficiency 75.0%, data 25.0% recoverable, comm n/a" \
-	'grep -q "efficiency 75.0%" bp.txt && grep -q "data_stall .* 25.0% recoverable" bp.txt &&
+tap_check "Budget pane of that run: compute 75.0% (no FLOPs/peak), data 25.0% recoverable, comm n/a" \
+	'grep -q "compute 75.0%, MFU n/a" bp.txt && grep -q "data_stall .* 25.0% recoverable" bp.txt &&
 	 grep -q "communication .* - *n/a not recorded" bp.txt'
+# Without FLOPs/peak the useful compute is all compute: its share is no efficiency (the
+# slowest rank's would read the highest) and the recoverable lines leave out the compute
+# overhead nothing measures, so the rows say "compute" and rec n/a, as the Overview does.
+tap_check "... its rank rows, windows and status row: compute 75.0%, rec n/a, no efficiency" \
+	'grep -q "^ rank 0 .* compute  75.0% rec n/a$" bp.txt && grep -q "^ steps 2-2 .* compute  75.0% rec n/a$" bp.txt &&
+	 grep -q "^ rank 0  rank wall 3 s  useful 2.25 s  compute 75.0%  data_stall" bp.txt &&
+	 ! grep -q "efficiency [0-9]" bp.txt && ! grep -q "eff  *[0-9]" bp.txt'
+tap_check "... the Overview's budget line says the same compute share" \
+	'grep -q "budget  *compute 75.0% of rank wall 3 s (rank 0); MFU n/a" ov.txt'
+mkrun mfu '"forward":0.25,"backward":0.5,"data":0.25'
+printf '{"name": "t", "config": {}, "rank": 0, "world_size": 1, "n_steps": 3, "flops_per_step": 1e12, ' \
+	>mfu/rank0/run.json
+printf '"peak_flops": 1e13}\n' >>mfu/rank0/run.json
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index mfu >/dev/null 2>err
+tap_check "with FLOPs and peak: efficiency 10.0% (the MFU), eff and rec on the rows and the status row" \
+	'grep -q "rank wall 3 s, efficiency 10.0% .*MFU 10.0%" bp.txt && grep -q "^ rank 0 .* eff  10.0% rec 90.0%$" bp.txt &&
+	 grep -q "^ steps 2-2 .* eff  10.0% rec 90.0%$" bp.txt && grep -q "^ rank 0  rank wall .*  efficiency 10.0%  " bp.txt'
 TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index dataonly >/dev/null 2>err
 tap_check "a run without a compute phase: useful compute n/a, efficiency n/a, data measured" \
 	'grep -q "efficiency n/a: no compute phase is recorded" bp.txt &&
@@ -98,7 +118,7 @@ printf '{"step":%d,"timestamp":%d.5}\n' 0 1000 1 1001 2 1002 >r0bare/rank0/steps
 printf '5\n:dump %s\nk\n:dump %s\nq\n' "$TMP/r0.txt" "$TMP/r0k.txt" >r0.keys
 TSCOPE_SCRIPT=r0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index r0bare >/dev/null 2>err
 tap_check "rank 0 without phases, rank 1 with: the Budget pane opens on rank 1" \
-	'grep -q "efficiency 75.0%" r0.txt && grep -q "^ *rank 1 .*eff  75.0%" r0.txt &&
+	'grep -q "compute 75.0%" r0.txt && grep -q "^ *rank 1 .*compute  75.0%" r0.txt &&
 	 ! grep -q "no efficiency budget" r0.txt'
 tap_check "... and says rank 0 has no budget" 'grep -q "rank 0 has no budget" r0k.txt'
 "$BIN" --print --color never --no-index r0bare >r0.out 2>&1
@@ -115,9 +135,9 @@ awk 'BEGIN { for (s = 0; s < 200; s++)
 head -30 warm/rank1/steps.jsonl >warm/rank0/steps.jsonl
 printf '5\n:dump %s\nq\n' "$TMP/w1.txt" >w1.keys
 TSCOPE_SCRIPT=w1.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm/rank1 >/dev/null 2>err
-tap_check "--warmup 50: the windows start at step 50, their efficiency the rank's" \
+tap_check "--warmup 50: the windows start at step 50, their compute share the rank's" \
 	'grep -q "^ Rank 0 per step window, after --warmup 50$" w1.txt && grep -q "^ steps 50-" w1.txt &&
-	 ! grep -q "^ steps [0-4]\?[0-9]-" w1.txt && [ "$(grep -c "^ steps .*eff  50.0% rec 50.0%" w1.txt)" -eq 8 ]'
+	 ! grep -q "^ steps [0-4]\?[0-9]-" w1.txt && [ "$(grep -c "^ steps .*compute  50.0% rec n/a" w1.txt)" -eq 8 ]'
 printf '5\nk\n:dump %s\nq\n' "$TMP/w0.txt" >w0.keys
 TSCOPE_SCRIPT=w0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm >/dev/null 2>err
 why="all 30 records of rank 0 are inside --warmup 50 (nothing left to analyse)"

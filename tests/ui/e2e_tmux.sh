@@ -1,6 +1,7 @@
 #!/bin/sh
 # End to end in tmux, as a person would: open the demo, n to the straggler, Enter (the
-# Steps pane of that rank), e and Enter to export with the default path; check the CSV.
+# Steps pane of that rank), e and Enter to export with the default path (the prompt and the
+# message name the rank and --export steps --filter rank=11); check the CSV.
 # Then resize below 80x24 ("too small") and back, quit with Ctrl-C and check the exit
 # status and that the terminal modes were restored; SIGTERM and SIGSEGV likewise. Skips
 # without tmux.
@@ -29,9 +30,12 @@ tap_check "n jumps to the straggler (rank 11)" 'wait_for "straggler 1/" && grep 
 T send-keys -t e2e Enter
 tap_check "Enter opens the Steps pane of rank 11" 'wait_for "rank 11 (12 of 16)"'
 T send-keys -t e2e e
-tap_check "e prompts for a path with a default" 'wait_for "export CSV to: tscope-demo-ddp-steps.csv"'
+tap_check "e prompts for a path with a default, naming the rank" \
+	'wait_for "export rank 11'"'"'s 400 rows to: tscope-demo-ddp-steps.csv"'
 T send-keys -t e2e Enter
-tap_check "the export is confirmed in the status line" 'wait_for "exported 400 rows of '"'"'steps'"'"'"'
+tap_check "the export is confirmed in the status line, with the --export that writes it" \
+	'wait_for "exported rank 11'"'"'s 400 rows of '"'"'steps'"'"' to tscope-demo-ddp-steps.csv, as --export" &&
+	 grep -qF -- "--export steps --filter rank=11 writes them" "$tmux_screen"'
 csv="$work/tscope-demo-ddp-steps.csv"
 tap_check "the CSV has a header and 400 rows of rank 11" \
 	'[ -f "$csv" ] && [ "$(wc -l <"$csv")" -eq 401 ] && [ "$(tail -n +2 "$csv" | cut -d, -f1 | sort -u)" = 11 ]'

@@ -3,7 +3,9 @@
 # (eight hosts, gpu-a..gpu-h) do not fit 30 rows, so the heatmap opens with one row per
 # host; n lands on the straggler (rank 42 on gpu-f), expanding its host; Space collapses
 # it; the Ranks pane shows one row per host, its worst rank (42 for gpu-f); Enter on a
-# host expands it; o shows every rank; q quits with status 0.
+# host expands it; o shows every rank; back on host rows, a click on a closed host selects it
+# and a second click expands it, as Enter does (not its worst rank's steps); q quits with
+# status 0.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -41,6 +43,15 @@ tap_eq "Enter on a host expands it: eight rows of gpu-a" 8 "$(grep -c "▾gpu-a"
 T send-keys -t nodes o
 wait_for "one row per rank"
 tap_check "o: one row per rank" '! grep -q "(8)" "$tmux_screen" && grep -qE "^.? +9 .*gpu-b" "$tmux_screen"'
+T send-keys -t nodes o
+wait_for "one row per node"
+# a click selects a closed host row, a second click expands it (as Enter), not the rank's steps
+y=$(grep -n "gpu-c (8)" "$tmux_screen" | cut -d: -f1)
+T send-keys -t nodes -l "$(printf '\033[<0;5;%dM\033[<0;5;%dm' "$y" "$y")"
+wait_for "gpu-c: worst of 8"
+T send-keys -t nodes -l "$(printf '\033[<0;5;%dM\033[<0;5;%dm' "$y" "$y")"
+tap_check "a second click on a closed host expands it (as Enter), not the rank's steps" \
+	'wait_for "gpu-c: 8 rows (Space collapses)" && [ "$(grep -c "▾gpu-c" "$tmux_screen")" -eq 8 ]'
 T send-keys -t nodes q
 wait_for "rc=0" # not "rc=": the typed command line shows "rc=$?" as soon as the TUI exits
 tap_check "q quits with status 0" 'grep -q "^rc=0" "$tmux_screen"'

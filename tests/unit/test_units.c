@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_units.c: the display rule of model/units.h: bytes with binary prefixes and 3
  * significant digits, seconds as us/ms/s with 3 significant digits, percentages with
- * one decimal, n/a for missing, the one-precision-per-column decimals, the unit a
- * column name states; and table_display, which applies the rule to a table's cells
- * while the CSV keeps the raw value. */
+ * one decimal, n/a for missing, the same with more digits (units_format_more), the
+ * one-precision-per-column decimals, the unit a column name states; and table_display,
+ * which applies the rule to a table's cells while the CSV keeps the raw value. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +65,15 @@ int main(void)
 	is_str(units_format(1500, UNIT_MB, buf, sizeof(buf)), "1.4 GiB", "DASF MB (1e6) column");
 	is_str(units_format(8.45977796471905, UNIT_PCT, buf, sizeof(buf)), "8.5%", "percent: one decimal");
 	is_str(units_format(0.123456, UNIT_NONE, buf, sizeof(buf)), "0.123", "no unit: 3 significant digits");
+	is_str(units_format_more(107.07, UNIT_MS, 0, buf, sizeof(buf)), "107 ms", "more 0: the rule's digits");
+	is_str(units_format_more(0.10923, UNIT_S, 1, buf, sizeof(buf)), "109.2 ms", "one more: 4 significant digits");
+	is_str(units_format_more(0.99994, UNIT_S, 1, buf, sizeof(buf)), "999.9 ms", "below 1 s at 4 digits: ms");
+	is_str(units_format_more(0.99996, UNIT_S, 1, buf, sizeof(buf)), "1 s", "rounds to 1 s at 4 digits: s");
+	is_str(units_format_more(1750, UNIT_B, 1, buf, sizeof(buf)), "1.709 KiB", "size: 4 significant digits");
+	is_str(units_format_more(512.26, UNIT_B, 1, buf, sizeof(buf)), "512.3 B", "below 1 KiB: digits too");
+	is_str(units_format_more(8.45977796471905, UNIT_PCT, 1, buf, sizeof(buf)), "8.46%", "percent: 2 decimals");
+	is_str(units_format_more(0.123456, UNIT_NONE, 2, buf, sizeof(buf)), "0.12346", "no unit: 5 digits");
+	is_str(units_format_more(NAN, UNIT_PCT, 1, buf, sizeof(buf)), "n/a", "missing percent: n/a");
 	is_int(units_from_name("time_lost_s"), UNIT_S, "time_lost_s is seconds");
 	is_int(units_from_name("mean_compute_ms"), UNIT_MS, "_ms");
 	is_int(units_from_name("sum_us"), UNIT_US, "_us");

@@ -1,0 +1,80 @@
+#!/bin/sh
+# export_shown.sh: `e` writes what --export of the same view writes (DESIGN.md §6), and
+# where a pane shows what no --export writes as such, its prompt and message say what is
+# written. Headless (TSCOPE_SCRIPT), 120x40. 64 ranks on 8 nodes open Ranks with node rows:
+# e writes every rank (node rows expanded), byte for byte --export ranks, also sorted and
+# filtered (it wrote the 8 node rows under the ranks header, saying nothing). The heatmap
+# writes the cells on screen and says --export heatmap_cells is another window; in compare
+# mode it names the metric (B - A, A) and that no --export writes a comparison's heatmap
+# (it said "exported 1600 rows of 'heatmap_cells'", a view --export refuses for two runs).
+# The Steps pane writes its rank's rows, as --export steps --filter rank=N does, and says so.
+set -u
+. "$TSCOPE_ROOT/tests/tap.sh"
+cd "$TSCOPE_TMP" || exit 1
+build="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+"$build/gen_demo" run64 64 40 >/dev/null && "$build/gen_pair" a 8 60 1 >/dev/null &&
+	"$build/gen_pair" reg 8 60 2 5 30 >/dev/null || { tap_notok "fixtures generated"; exit 0; }
+
+# session NAME KEYS RUN...: the keys (one a line; :dump @/N dumps to NAME.N) at 120x40
+session() {
+	name=$1 keys=$2
+	shift 2
+	printf '%s\nq\n' "$keys" | sed "s|@/|$PWD/$name.|g" >"$name.keys"
+	HOME="$TSCOPE_TMP" XDG_STATE_HOME="$TSCOPE_TMP/state" LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 \
+		TSCOPE_SCRIPT="$PWD/$name.keys" "$TSCOPE_BIN" --tui --no-index "$@" >/dev/null 2>"$name.err"
+	tap_rc $? "$name: the explorer ran the script"
+}
+last() { tail -n 1 "$1"; }
+
+# Ranks on node rows: every rank, as --export ranks; the prompt says so before writing
+session nodes "$(printf '3\n:dump @/rows\ne<C-u>all.csv\n:dump @/prompt\n<Enter>\n:dump @/done')" run64
+tap_check "Ranks opens on node rows" 'grep -q "row 1/8 (of 64)" nodes.rows'
+tap_check "the prompt says the node rows are expanded to the 64 ranks" \
+	'last nodes.prompt | grep -q "^export 64 rank rows (node rows expanded) to: all.csv"'
+tap_check "the message says so and names --export ranks" \
+	'last nodes.done | grep -q "^exported 64 rows of .ranks. to all.csv: node rows expanded, as --export ranks\$"'
+"$TSCOPE_BIN" --no-index --export ranks run64 >want_all.csv 2>/dev/null
+tap_check "the CSV is --export ranks byte for byte" 'cmp -s all.csv want_all.csv'
+
+# sorted (s on time_lost_s) and filtered: --export ranks with the same --sort and --filter
+session sorted "$(printf '3\nlllllll\ns\nfrank<40<Enter>\n:dump @/rows\ne<C-u>some.csv<Enter>\n:dump @/done')" run64
+grep '^ ranks  row' sorted.rows >sorted.status
+sort=$(sed -n 's/.*  sort \([^ ]*\).*/\1/p' sorted.status)
+tap_check "sorted by time_lost_s ($sort), filtered, on node rows" \
+	'[ -n "$sort" ] && grep -q "row [0-9]*/5 (of 64)  .*filter .rank<40." sorted.status'
+tap_check "the message says the options" \
+	'last sorted.done | grep -q "^exported 40 rows of .ranks. to some.csv: node rows expanded, as --export ranks" &&
+	 last sorted.done | grep -q "as --export ranks with this --filter and --sort\$"'
+"$TSCOPE_BIN" --no-index --export ranks --sort "$sort" --filter 'rank<40' run64 >want_some.csv 2>/dev/null
+tap_check "the CSV is --export ranks --sort $sort --filter 'rank<40' byte for byte" 'cmp -s some.csv want_some.csv'
+
+# the heatmap: the cells on screen, and --export heatmap_cells is another window
+session heat "$(printf '2\ne<C-u>heat.csv\n:dump @/prompt\n<Enter>\n:dump @/done')" run64
+n=$(($(wc -l <heat.csv) - 1))
+tap_check "heatmap: the prompt says the $n cells on screen" \
+	'last heat.prompt | grep -q "^export the $n cells on screen to: heat.csv"'
+tap_check "heatmap: the message says --export heatmap_cells writes another window" \
+	'last heat.done | grep -q "^exported the $n cells on screen to heat.csv; --export heatmap_cells writes every row"'
+
+# compare mode: the metric written (B - A, then A after m) and that no --export writes it
+session pair "$(printf 'e<C-u>d.csv\n:dump @/prompt\n<Enter>\n:dump @/done\nm\ne<C-u>a.csv<Enter>\n:dump @/a')" a reg
+n=$(($(wc -l <d.csv) - 1))
+tap_check "compare heatmap: the prompt names the metric (compute B - A)" \
+	'last pair.prompt | grep -q "^export the $n cells on screen (compute B - A) to: d.csv"'
+tap_check "compare heatmap: the message says no --export writes a comparison's heatmap" \
+	'last pair.done | grep -q "^exported the $n cells on screen (compute B - A) to d.csv; no --export writes" &&
+	 last pair.done | grep -q "; no --export writes a comparison.s heatmap\$"'
+tap_check "compare heatmap: after m, A's cells, said so" \
+	'last pair.a | grep -q "(compute A) to a.csv" && sed -n 2p a.csv | grep -q ",compute A,"'
+
+# Steps: the shown rank's rows, as --export steps --filter rank=N
+session steps "$(printf '4\nj\ne<C-u>steps.csv\n:dump @/prompt\n<Enter>\n:dump @/done')" run64
+rank=$(last steps.done | sed -n "s/^exported rank \([0-9]*\)'s .*/\1/p")
+tap_check "Steps: the prompt names the rank" 'last steps.prompt | grep -q "^export rank $rank.s 40 rows to: steps.csv"'
+tap_check "Steps: the message names --export steps --filter rank=$rank" \
+	'last steps.done | grep -q "^exported rank $rank.s 40 rows of .steps. to steps.csv, as --export steps" &&
+	 last steps.done | grep -q "as --export steps --filter rank=$rank writes them\$"'
+"$TSCOPE_BIN" --no-index --export steps --filter "rank=$rank" run64 >want_steps.csv 2>/dev/null
+tap_check "the CSV is --export steps --filter rank=$rank byte for byte" \
+	'[ -n "$rank" ] && cmp -s steps.csv want_steps.csv'
+tap_plan
