@@ -268,10 +268,11 @@ const char *compare_change_word(bool regressed, bool unlike);
  * B), rank 2 steps 100-199 (100 only in A)" ("" when nothing). */
 void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n);
 /* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, what
- * --warmup leaves as it is (compare_warmup_scope), the step wall of both runs, the findings new / resolved / persisting and pytscope's
- * reproducibility notes (flagged prose: whole sentences). A verdict or scope longer than a
- * summary line goes on as lines under the key "", cut between clauses, never mid-word;
- * the verdict's lines are prose too. */
+ * --warmup leaves as it is (compare_warmup_scope), the step wall of both runs, the
+ * findings new / resolved / persisting and pytscope's reproducibility notes (flagged
+ * prose: whole sentences). A verdict or scope longer than a summary line goes on as
+ * lines under the key "", cut between clauses, never mid-word; the verdict's lines are
+ * prose too. */
 struct summary;
 void compare_summary(struct compare *c, struct summary *s);
 

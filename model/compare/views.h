@@ -41,9 +41,9 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
 /* diff_sweep's last column, the workload a row pairs by: its pair key ("model=auto",
  * "input_length=100") when either sweep holds several workloads or a series holding a
  * second stimulus fixed (crossed with the one compared), else A's -> B's
- * (compare_workload_diff) when each holds one and they differ; missing otherwise. Before it a_config and b_config name the
- * config each side's values are of: a level where a side has several results has a row
- * per result (name order), its deltas empty. */
+ * (compare_workload_diff) when each holds one and they differ; missing otherwise. Before
+ * it a_config and b_config name the config each side's values are of: a level where a
+ * side has several results has a row per result (name order), its deltas empty. */
 #define CMP_SWEEP_WORKLOAD_COL 24
 /* Whether diff_kernels' sides count their kernels over like scopes (HTA's event set per
  * rank: its ProfilerSteps, the last left out when it has two or more; its whole trace
