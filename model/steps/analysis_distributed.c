@@ -138,16 +138,8 @@ static size_t gaps_to_zero(double *c, size_t n)
 /* The aligned index of step into *k; false when the step is not aligned. */
 static bool aligned_index(const struct steps_model *m, long step, size_t *k)
 {
-	size_t lo = 0, hi = steps_naligned(m);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (steps_aligned_step(m, mid) < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*k = lo;
-	return lo < steps_naligned(m) && steps_aligned_step(m, lo) == step;
+	*k = steps_aligned_lower(m, step);
+	return *k < steps_naligned(m) && steps_aligned_step(m, *k) == step;
 }
 
 /* The aligned steps the native straggler rules judge (analysis.h JUDGED STEPS): those

@@ -308,20 +308,6 @@ struct holes {
  * every poll). */
 #define HOLES_MAX_READ ((size_t)1 << 22)
 
-/* Index of the first aligned step >= step (steps_naligned() when none). */
-static size_t aligned_lower(const struct steps_model *m, long step)
-{
-	size_t lo = 0, hi = steps_naligned(m);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (steps_aligned_step(m, mid) < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static void hole_add(struct holes *h, size_t k, long lo, long hi)
 {
 	if (lo < h->lo[k])
@@ -355,7 +341,7 @@ static bool holes_of_rank(struct holes *h, struct rank_steps *r, size_t *have)
 		long step = store_rank_distinct_step(s, j);
 		if (step > last)
 			break;
-		size_t k = aligned_lower(h->m, step);
+		size_t k = steps_aligned_lower(h->m, step);
 		if (steps_aligned_step(h->m, k) != step) {
 			hole_add(h, k, step, step);
 			(*have)++;

@@ -287,6 +287,8 @@ extern const struct grid_provider grid_steps;
 /* Aligned steps: the sorted intersection of step numbers over all ranks. */
 size_t steps_naligned(const struct steps_model *m);
 long steps_aligned_step(const struct steps_model *m, size_t k);
+/* Index of the first aligned step >= step (steps_naligned() when none). */
+size_t steps_aligned_lower(const struct steps_model *m, long step);
 /* Position in rank ri of aligned step k (the last record with that step number). */
 size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
 /* The heatmap's columns: the aligned steps (column k < steps_naligned() is aligned step

@@ -230,6 +230,19 @@ long steps_aligned_step(const struct steps_model *m, size_t k)
 	return m->aligned_contiguous ? m->aligned_lo + (long)k : (long)m->aligned[k];
 }
 
+size_t steps_aligned_lower(const struct steps_model *m, long step)
+{
+	size_t lo = 0, hi = steps_naligned(m);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps_aligned_step(m, mid) < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 long steps_max_step(const struct steps_model *m, size_t ri)
 {
 	const struct rank_steps *r = m->rank[ri];
