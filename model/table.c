@@ -17,6 +17,7 @@
 #include "model/numfmt.h"
 #include "model/outfile.h"
 #include "model/text.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 static void free_terms(struct table_term *terms, size_t n);
@@ -669,6 +670,17 @@ void table_format_nonzero(const struct table *t, size_t row, int col, char *buf,
 		table_format(t, row, col, buf, n);
 	else
 		numfmt_nonzero(c->num + 0.0, tc->prec, buf, n); /* no -0; 3 digits where the decimals read 0 */
+}
+
+void table_format_report(const struct table *t, size_t row, int col, bool nonzero, char *buf, size_t n)
+{
+	const struct table_cell *c = table_cell(t, row, col);
+	if (t->col[col].type == COL_NUM && c->present && isfinite(c->num) && fabs(c->num) >= 1e15)
+		units_fixed(c->num, t->col[col].prec, buf, n);
+	else if (nonzero)
+		table_format_nonzero(t, row, col, buf, n);
+	else
+		table_format(t, row, col, buf, n);
 }
 
 static int write_field(FILE *f, const char *s, bool quote_always)

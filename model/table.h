@@ -177,6 +177,9 @@ void table_display(const struct table *t, size_t row, int col, char *buf, size_t
  * decimals would show as zero in 3 significant digits (table_display's rule without
  * the units): the report's tables that keep their source's layout (DASF's). */
 void table_format_nonzero(const struct table *t, size_t row, int col, char *buf, size_t n);
+/* A cell in a plain-text report's table: table_format_nonzero (nonzero) or table_format,
+ * but a number of 1e15 or more in exponent form (units_fixed), never hundreds of digits. */
+void table_format_report(const struct table *t, size_t row, int col, bool nonzero, char *buf, size_t n);
 /* Shortest round-trip representation of v (the CSV form): "%.15g".."%.17g", nan, inf. */
 void table_format_full(double v, char *buf, size_t n);
 

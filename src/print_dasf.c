@@ -61,17 +61,6 @@ static void no_view(struct sbuf *f, const char *err)
 	sb_printf(f, "    n/a: %s\n", err);
 }
 
-/* The text of a cell: the view's decimals (table_format_nonzero), a number of 1e15 or
- * more in exponent form (units_fixed), as the section's totals. */
-static void cell_text(const struct table *t, size_t row, int col, char *buf, size_t n)
-{
-	const struct table_cell *c = table_cell(t, row, col);
-	if (t->col[col].type == COL_NUM && c->present && isfinite(c->num) && fabs(c->num) >= 1e15)
-		units_fixed(c->num, t->col[col].prec, buf, n);
-	else
-		table_format_nonzero(t, row, col, buf, n);
-}
-
 /* The first rows of the view as text; a number column widened to its widest value, so
  * a number is never cut (text is clipped with an ellipsis). */
 static void head_fill(struct head *h, const struct table *t, size_t max)
@@ -79,7 +68,7 @@ static void head_fill(struct head *h, const struct table *t, size_t max)
 	h->nrow = t->nview < max ? t->nview : max;
 	for (size_t r = 0; r < h->nrow; r++)
 		for (size_t c = 0; c < h->ncol; c++) {
-			cell_text(t, t->view[r], h->col[c], h->text[r][c], CELL_MAX);
+			table_format_report(t, t->view[r], h->col[c], true, h->text[r][c], CELL_MAX);
 			int len = (int)strlen(h->text[r][c]), w = h->width[c];
 			if (t->col[h->col[c]].type != COL_TEXT && len > abs(w))
 				h->width[c] = w < 0 ? -len : len;

@@ -248,8 +248,11 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 		fprintf(f, "    ... %zu more (--export diff_ranks)\n", r->nregressed + r->nimproved - shown);
 }
 
-/* One line of cells (row < 0: the labels), each clipped to its column's width. */
-static void cells_line(FILE *f, const struct table *t, long row, const int *cols, size_t ncols,
+enum { CELLS_MAX = 16 };
+
+/* One line of cells (row < 0: the labels), each clipped to its width (a text column's;
+ * a number column is as wide as its widest value: table_lines). */
+static void cells_line(FILE *f, const struct table *t, long row, const int *cols, const int *width, size_t ncols,
 		       const char *const *labels)
 {
 	fputs(" ", f);
@@ -257,15 +260,30 @@ static void cells_line(FILE *f, const struct table *t, long row, const int *cols
 		char cell[256], clipped[256];
 		const struct table_col *col = &t->col[cols[k]];
 		if (row >= 0)
-			table_format(t, (size_t)row, cols[k], cell, sizeof(cell));
+			table_format_report(t, (size_t)row, cols[k], false, cell, sizeof(cell));
 		else
 			snprintf(cell, sizeof(cell), "%s", labels[k]);
-		text_clip(cell, col->width, clipped, sizeof(clipped), true, 0);
+		text_clip(cell, width[k], clipped, sizeof(clipped), true, 0);
 		fputc(' ', f);
 		bool right = col->type != COL_TEXT; /* a last text column ends the line: no trailing blanks */
-		padded(f, clipped, k + 1 < ncols || right ? (size_t)col->width : 0, right);
+		padded(f, clipped, k + 1 < ncols || right ? (size_t)width[k] : 0, right);
 	}
 	fputc('\n', f);
+}
+
+/* The width of each column of the first max rows: a number column widened to its widest
+ * value, so a number is never cut. */
+static void cells_width(const struct table *t, const int *cols, size_t ncols, size_t max, int *width)
+{
+	for (size_t k = 0; k < ncols; k++) {
+		width[k] = t->col[cols[k]].width;
+		for (size_t i = 0; t->col[cols[k]].type != COL_TEXT && i < t->nview && i < max; i++) {
+			char cell[256];
+			table_format_report(t, t->view[i], cols[k], false, cell, sizeof(cell));
+			int len = text_width(cell);
+			width[k] = len > width[k] ? len : width[k];
+		}
+	}
 }
 
 /* Rows of a compare view as "  label  cols..." lines, at most max rows; with labels (one
@@ -279,10 +297,13 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 		fprintf(f, "  not compared: %s\n", err);
 		return;
 	}
+	int width[CELLS_MAX];
+	ncols = ncols < CELLS_MAX ? ncols : CELLS_MAX;
+	cells_width(t, cols, ncols, max, width);
 	if (labels)
-		cells_line(f, t, -1, cols, ncols, labels);
+		cells_line(f, t, -1, cols, width, ncols, labels);
 	for (size_t i = 0; i < t->nview && i < max; i++)
-		cells_line(f, t, (long)t->view[i], cols, ncols, NULL);
+		cells_line(f, t, (long)t->view[i], cols, width, ncols, NULL);
 	if (t->nview > max)
 		fprintf(f, "  ... %zu more rows (--export %s)\n", t->nview - max, view);
 	table_free(t);

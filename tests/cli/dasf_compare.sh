@@ -11,7 +11,9 @@
 # judged (never "new in B") and its critical path is n/a with why. A side that lost data
 # in the load (a truncated file) has a note under the verdict. Two copies of a database
 # whose functions a and b have no duration at all: the same task times only for the two
-# timed functions, a and b named as not compared (it said "the same ... for all 4").
+# timed functions, a and b named as not compared (it said "the same ... for all 4"). A
+# 1e16 s task in B: the DASF TASKS table widens its number columns and writes 1e15 or
+# more in exponent form, never a cut number ("33333333...").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -120,4 +122,17 @@ tap_check "a truncated file in B: B's data quality under the verdict" \
 	'grep -A1 "^● DASF TASKS" tr.txt | tail -1 | grep -q "total task time" &&
 	 grep -q "^  data quality of B: 0 records skipped, 0 files unreadable, 1 partial (--export sources A B); \
 fewer tasks or less task time in B may be B.s lost data$" tr.txt'
+# A task of 1e16 s in B: the function table's numbers whole, in exponent form
+mkdir big && cp b/* big/ && python3 -c 'import struct, sys
+f = sys.argv[1]
+d = bytearray(open(f, "rb").read())
+k = bytes([0xa8]) + b"duration"
+j = d.index(k) + len(k)
+assert d[j] == 0xcb
+d[j + 1:j + 9] = struct.pack(">d", 1e16)
+open(f, "wb").write(d)' "$(ls big/*TracePlugin*.msgpack | head -1)"
+"$TSCOPE_BIN" --print --no-index --color never a big >big.txt 2>/dev/null
+tap_check "a 1e16 s task in B: the DASF TASKS table in exponent form, no number cut" \
+	'sed -n "/^  function  *change/,/^●/p" big.txt >bigt.txt && grep -q "^  load  .* 4.56e+16  *1.00e+16$" bigt.txt &&
+	 ! grep -q "[0-9]…" bigt.txt && ! grep -qE "[0-9]{16}" bigt.txt'
 tap_plan
