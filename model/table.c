@@ -202,15 +202,21 @@ int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum 
 	return desc ? -r : r;
 }
 
-/* A severity cell's place in its order (low < med < high), -1 for any other text
- * ("not judged") and a missing cell. */
-static int severity_rank(const struct table_cell *c)
+/* The place of s in the severity order (low < med < high, any case), -1 for any other
+ * text ("not judged"). */
+static int severity_of(const char *s)
 {
 	static const char *const order[] = { "low", "med", "high" };
-	for (int i = 0; c->present && i < (int)ARRAY_LEN(order); i++)
-		if (strcmp(c->text, order[i]) == 0)
+	for (int i = 0; i < (int)ARRAY_LEN(order); i++)
+		if (strcasecmp(s, order[i]) == 0)
 			return i;
 	return -1;
+}
+
+/* A severity cell's place in its order, -1 for any other text and a missing cell. */
+static int severity_rank(const struct table_cell *c)
+{
+	return c->present ? severity_of(c->text) : -1;
 }
 
 /* A severity column sorts by severity, not by name: descending is high, med, low, as
@@ -256,11 +262,39 @@ struct table_term {
 	char *text;
 	bool num_ok;        /* the operand is a number */
 	bool missing;       /* '=' / '!=' with "-" or "": the cell is (not) missing */
+	int sev;            /* < <= > >= on a severity column: the operand's place (severity_of) */
 };
 
 static bool contains_ci(const char *hay, const char *needle)
 {
 	return strcasestr(hay, needle) != NULL;
+}
+
+static bool is_order(enum filter_op op)
+{
+	return op == FILTER_LT || op == FILTER_LE || op == FILTER_GT || op == FILTER_GE;
+}
+
+/* Whether an order term holds for a cell that compares as r (<0, 0, >0) to its operand. */
+static bool order_holds(enum filter_op op, int r)
+{
+	return op == FILTER_LT ? r < 0 : op == FILTER_LE ? r <= 0 : op == FILTER_GT ? r > 0 : r >= 0;
+}
+
+/* < <= > >= on a text column: only a severity column has an order (low < med < high),
+ * and then the operand must be one of those. 0, or -1 with a message in err. */
+static int check_order(const struct table *t, const struct filter_term *ft, char *err, size_t errn)
+{
+	if (!is_order(ft->op) || (ft->col >= 0 && t->col[ft->col].type != COL_TEXT))
+		return 0;
+	const char *name = ft->col >= 0 ? t->col[ft->col].name : "";
+	if (ft->col < 0 || t->col[ft->col].role != COL_ROLE_SEVERITY)
+		snprintf(err, errn, "'%s' is text: < and > need a number column", name);
+	else if (!ft->text || severity_of(ft->text) < 0)
+		snprintf(err, errn, "'%s' is ordered low < med < high: got '%s'", name, ft->text ? ft->text : "");
+	else
+		return 0;
+	return -1;
 }
 
 static bool term_match_cell(const struct table *t, const struct table_term *tm, size_t row, int col)
@@ -277,9 +311,9 @@ static bool term_match_cell(const struct table *t, const struct table_term *tm, 
 		case FILTER_EQ: return fnmatch(tm->text, c->text, FNM_CASEFOLD) == 0;
 		case FILTER_NE: return fnmatch(tm->text, c->text, FNM_CASEFOLD) != 0;
 		case FILTER_HAS: return contains_ci(c->text, tm->text);
-		default: {
-			int r = strcasecmp(c->text, tm->text);
-			return op == FILTER_LT ? r < 0 : op == FILTER_LE ? r <= 0 : op == FILTER_GT ? r > 0 : r >= 0;
+		default: {   /* a severity column (check_order refuses < > on any other text) */
+			int r = severity_rank(c);
+			return r >= 0 && order_holds(op, r - tm->sev);
 		}
 		}
 	}
@@ -433,6 +467,8 @@ static int parse_term(const struct table *t, char *s, struct filter_term *ft, ch
 		   !(*val && *end == '\0')) {
 		snprintf(err, errn, "'%s' needs a number, got '%s'", t->col[ft->col].name, val);
 		rc = -1;
+	} else {
+		rc = check_order(t, ft, err, errn);
 	}
 	free(term);
 	return rc;
@@ -549,7 +585,7 @@ int table_filter_terms(struct table *t, const struct filter_term *terms, size_t 
 {
 	for (size_t k = 0; k < n; k++)
 		if (terms[k].col >= (int)t->ncol || (terms[k].col >= 0 && terms[k].op == FILTER_HAS &&
-						     !terms[k].text))
+						     !terms[k].text) || check_order(t, &terms[k], NULL, 0) < 0)
 			return -1;
 	free_terms(t->terms, t->nterms);
 	t->terms = xcalloc(n ? n : 1, sizeof(*t->terms));
@@ -566,6 +602,7 @@ int table_filter_terms(struct table *t, const struct filter_term *terms, size_t 
 			tm->ft.num = v;
 		tm->missing = terms[k].text && (tm->ft.op == FILTER_EQ || tm->ft.op == FILTER_NE) &&
 			      means_missing(tm->text);
+		tm->sev = severity_of(tm->text);
 	}
 	free(t->filter);
 	t->filter = n && shown && *shown ? xstrdup(shown) : NULL;
@@ -603,6 +640,67 @@ void table_sort(struct table *t, int col, bool desc)
 	t->sort_col = col < (int)t->ncol ? col : -1;
 	t->sort_desc = desc;
 	apply_view(t);
+}
+
+int table_sort_spec(struct table *t, const char *spec, char *err, size_t errn)
+{
+	bool desc = *spec == '-';
+	if (*spec == '-' || *spec == '+')
+		spec++;
+	size_t len = strlen(spec);
+	bool quoted = is_quote(*spec) && len >= 2 && spec[len - 1] == *spec;
+	if (is_quote(*spec) && !quoted) {
+		snprintf(err, errn, "'%s': a quote is not closed", spec);
+		return -1;
+	}
+	char *name = quoted ? xstrndup(spec + 1, len - 2) : xstrdup(spec);
+	int col = table_col_index(t, name);
+	if (col < 0)
+		snprintf(err, errn, "unknown column '%s'", name);
+	else
+		table_sort(t, col, desc);
+	free(name);
+	return col < 0 ? -1 : 0;
+}
+
+/* Whether a text cell of the term's column equals its operand as written (any case). */
+static bool held_as_written(const struct table *t, const struct table_term *tm)
+{
+	for (size_t r = 0; r < t->nrow; r++) {
+		const struct table_cell *c = table_cell(t, r, tm->ft.col);
+		if (c->present && strcasecmp(c->text, tm->text) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* s with a backslash before each character a glob reads as a pattern ([ * ? \), new. */
+static char *glob_escape(const char *s)
+{
+	char *esc = xmalloc(2 * strlen(s) + 1), *w = esc;
+	for (; *s; s++) {
+		if (strchr("[*?\\", *s))
+			*w++ = '\\';
+		*w++ = *s;
+	}
+	*w = '\0';
+	return esc;
+}
+
+bool table_filter_hint(const struct table *t, char *buf, size_t n)
+{
+	for (size_t k = 0; k < t->nterms; k++) {
+		const struct table_term *tm = &t->terms[k];
+		if (tm->ft.op != FILTER_EQ || tm->ft.neg || tm->missing || tm->ft.col < 0 ||
+		    t->col[tm->ft.col].type != COL_TEXT || !strpbrk(tm->text, "[]*?") || !held_as_written(t, tm))
+			continue;
+		char *esc = glob_escape(tm->text);
+		snprintf(buf, n, "'%s' is a pattern: [ ] * ? match; escape them with \\ to match them as written "
+				 "('%s')", tm->text, esc);
+		free(esc);
+		return true;
+	}
+	return false;
 }
 
 /* ---- formatting and CSV -------------------------------------------------- */

@@ -18,7 +18,9 @@
 enum col_type { COL_TEXT, COL_INT, COL_NUM };
 
 /* What a column means, so generic code (panes, drill-down, stragglers) finds it by
- * role, never by name. At most one column of a table has a given role. */
+ * role, never by name. At most one column of a table has a given role, but for
+ * COL_ROLE_SEVERITY, which says how cells sort and filter (diff_findings' severity_a and
+ * severity_b) and is never looked up. */
 enum col_role {
 	COL_ROLE_NONE,
 	COL_ROLE_RANK,        /* a rank id: Enter and n/N land on it */
@@ -136,23 +138,35 @@ int table_col_role(const struct table *t, enum col_role role);
 /* Stable sort of the visible rows by col; missing values always sort last. col < 0
  * restores insertion order. */
 void table_sort(struct table *t, int col, bool desc);
+/* Sort by a --sort SPEC: [-|+]COL, '-' descending; COL may be quoted with '...' or "..."
+ * as --filter takes it (-'Duration (s)'). Returns 0, or -1 with a message in err naming an
+ * unknown column or an unclosed quote (the sort is unchanged). */
+int table_sort_spec(struct table *t, const char *spec, char *err, size_t errn);
 /* The order table_sort() gives two cells of a column of this type: <0, 0, >0. A
  * missing cell after any other and NaN after any number, whatever desc. */
 int table_cell_cmp(const struct table_cell *x, const struct table_cell *y, enum col_type type, bool desc);
 /* Filter expression, AND of whitespace/comma separated terms:
  *   COL=VALUE  COL!=VALUE  COL<N  COL<=N  COL>N  COL>=N  COL~TEXT  TEXT  !TERM
- * '=' on text is a case-insensitive glob; '~' and a bare TEXT are case-insensitive
+ * '=' on text is a case-insensitive glob, quoted or not ([ ] * ? match; a backslash
+ * makes the next character literal: 'a b\[1]\*'); '~' and a bare TEXT are case-insensitive
  * substring matches (bare TEXT searches every text column; on a number '~' matches its
- * full-precision CSV text). '=' and '!=' with "-" or "" select missing (present) cells
+ * full-precision CSV text). < <= > >= compare numbers, and on a severity column
+ * (COL_ROLE_SEVERITY) the order low < med < high; on other text they are an error.
+ * '=' and '!=' with "-" or "" select missing (present) cells
  * of any column. A column name or value may be quoted with '...' or "..." (spaces,
  * commas and operators inside are literal): 'Duration (s)'>1, node='node 1'. A term
  * with an operator but no column, an unknown column, a non-number for a numeric
  * comparison or an unclosed quote is an error naming it. NULL/"" clears the filter.
  * Returns 0, or -1 with a message in err (the previous filter stays). */
 int table_filter(struct table *t, const char *expr, char *err, size_t errn);
+/* Why the active filter may keep no row: a '=' term whose value is a pattern that a cell
+ * of its column holds as written ("'a b[1]*' is a pattern: [ ] * ? match; escape them
+ * with \ to match them as written ('a b\[1]\*')"), in buf. false when there is none. */
+bool table_filter_hint(const struct table *t, char *buf, size_t n);
 /* The same from terms (drill-down builds these; no text is parsed): replaces the
  * filter; `shown` is its text form for the status row and the `/` prompt. Returns 0,
- * or -1 when a term names no column of t (the filter is unchanged). n = 0 clears. */
+ * or -1 when a term names no column of t or has < <= > >= on text that is not a severity
+ * low, med or high (the filter is unchanged). n = 0 clears. */
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
 
 /* Row groups: gs (now owned by the table) indexes the table's rows, col names the

@@ -18,18 +18,7 @@
 
 int export_apply_sort(struct table *t, const char *spec, char *err, size_t errn)
 {
-	bool desc = false;
-	if (*spec == '-' || *spec == '+') {
-		desc = *spec == '-';
-		spec++;
-	}
-	int col = table_col_index(t, spec);
-	if (col < 0) {
-		snprintf(err, errn, "unknown column '%s'", spec);
-		return -1;
-	}
-	table_sort(t, col, desc);
-	return 0;
+	return table_sort_spec(t, spec, err, errn);
 }
 
 void export_list_views(FILE *f)
@@ -56,12 +45,19 @@ static void list_columns(const struct table *t)
 	fputc('\n', stderr);
 }
 
-/* A filter that keeps no row of a view that has some: said on stderr (exit 0). */
-static void no_row_matches(const char *view, const char *filter)
+/* A filter that keeps no row of a view that has some: said on stderr (exit 0), with why
+ * when a value is a pattern some row holds as written (table_filter_hint). */
+static void no_row_matches(const struct table *t, const char *filter)
 {
-	char *safe = text_sanitize_dup(filter, 0);
-	fprintf(stderr, "tscope-tui: --filter '%s' keeps no row of '%s' (terms are split at spaces and commas "
-			"and must all match: quote a value with spaces, e.g. node='node 1')\n", safe, view);
+	char *safe = text_sanitize_dup(filter, 0), hint[512];
+	if (table_filter_hint(t, hint, sizeof(hint))) {
+		char *why = text_sanitize_dup(hint, 0);
+		fprintf(stderr, "tscope-tui: --filter '%s' keeps no row of '%s': %s\n", safe, t->name, why);
+		free(why);
+	} else {
+		fprintf(stderr, "tscope-tui: --filter '%s' keeps no row of '%s' (terms are split at spaces and commas "
+				"and must all match: quote a value with spaces, e.g. node='node 1')\n", safe, t->name);
+	}
 	free(safe);
 }
 
@@ -291,7 +287,7 @@ static int export_table(struct table *t, struct run *run, const struct view_def 
 	if (rc == 0)
 		rc = write_view(&w, x->output, x->force, flags);
 	if (rc == 0 && x->filter && w.rows == 0 && t->nrow > 0)
-		no_row_matches(t->name, x->filter);
+		no_row_matches(t, x->filter);
 	table_free(t);
 	free(spill);
 	return rc;

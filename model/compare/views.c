@@ -241,6 +241,8 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 	int c_id = table_add_col(t, "id", COL_TEXT, 26, 0);
 	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 10, 0);   /* wide enough to tell A from B */
 	int c_sb = table_add_col(t, "severity_b", COL_TEXT, 10, 0);
+	table_set_role(t, c_sa, COL_ROLE_SEVERITY);   /* sorted high > med > low, as the findings view */
+	table_set_role(t, c_sb, COL_ROLE_SEVERITY);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);

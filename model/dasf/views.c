@@ -3,7 +3,8 @@
  * Column names of
  * function_bottleneck, task_bottleneck and task_balance are DASF's own, so `--export`
  * writes the same CSV columns as `python -m dasf.profile.analysis` (without pandas'
- * unnamed index column). */
+ * unnamed index column). task_graph's Critical is yes or no, missing when there is no
+ * critical path (its title then says why). */
 #include "model/dasf/dasf.h"
 
 #include <math.h>
@@ -182,13 +183,26 @@ static struct node_cols add_node_cols(struct table *t)
 	return c;
 }
 
+/* task_graph's title into buf; false when there is no critical path (the title says why):
+ * then Critical is missing, not "no". */
+static bool task_graph_title(const struct dasf_db *db, char *buf, size_t n)
+{
+	char why[256];
+	bool no_path = dasf_no_critical_text(db, why, sizeof(why));
+	snprintf(buf, n, "Annotated task graph (DASF): one row per task key; " CLOCK_NOTE "%s%s",
+		 no_path ? "; Critical not judged, no critical path: " : "", no_path ? why : "");
+	return !no_path;
+}
+
 static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 {
 	struct dasf_db *db = db_for(run, err, errn);
 	if (!db)
 		return NULL;
 	const struct dasf_an *an = db->an;
-	struct table *t = table_new("task_graph", "Annotated task graph (DASF): one row per task key; " CLOCK_NOTE);
+	char title[512];
+	bool has_path = task_graph_title(db, title, sizeof(title));
+	struct table *t = table_new("task_graph", title);
 	struct node_cols c = add_node_cols(t);
 	int c_size = table_add_col(t, "Size (MB)", COL_NUM, 10, 3);
 	int c_ts = table_add_col(t, "Timestamp (s, host clock)", COL_NUM, 14, 6);
@@ -196,6 +210,8 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 	int c_pred = table_add_col(t, "Dependencies", COL_INT, 6, 0);
 	int c_succ = table_add_col(t, "Dependents", COL_INT, 6, 0);
 	int c_crit = table_add_col(t, "Critical", COL_TEXT, 4, 0);
+	table_col_doc(t, c_crit, "yes or no: on the critical path (the longest dependency chain by duration) or not; "
+		      "missing when there is no critical path (the title says why); ");
 	double *start = host_starts(db);
 	bool *crit = xcalloc(db->keys.n + 1, sizeof(*crit));
 	for (size_t i = 0; i < an->ncritical; i++)
@@ -212,7 +228,8 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 		}
 		table_set_num(t, r, c_pred, an->pred_off[v + 1] - an->pred_off[v]);
 		table_set_num(t, r, c_succ, an->succ_off[v + 1] - an->succ_off[v]);
-		table_set_text(t, r, c_crit, crit[v] ? "yes" : "");
+		if (has_path)
+			table_set_text(t, r, c_crit, crit[v] ? "yes" : "no");
 	}
 	free(crit);
 	free(start);

@@ -360,6 +360,7 @@ struct budget {
 	size_t n;                 /* records in the budget: natively not those without any phase
 				   * (no steps of 0 s: STEPS TIMED above) */
 	size_t unphased;          /* natively, the records without any phase left out */
+	size_t nranks;            /* analysis_budget_all: the ranks it adds; 0 in a rank's */
 	double foreign;           /* natively, seconds of the phases in no line (a name outside
 				   * data, forward, backward, optimizer, compute, comm and other:
 				   * pytscope leaves them out of the wall, spec §6.5) */
@@ -384,7 +385,8 @@ struct budget {
  * optimizer, compute); compute_overhead: MFU is known (without FLOPs and peak all compute
  * counts as useful); data_stall, communication, other: the run records that phase (its
  * column exists in the model, from any rank). pytscope shows every line; tscope shows an
- * unmeasured one as n/a, and the whole run's line is measured when any rank's is. */
+ * unmeasured one as n/a, and the whole run's line is measured when any rank's is (the
+ * run's budget then adds only the ranks that measure it). */
 /* Why b's efficiency is not judged (b->judged false): "only compute is recorded (no
  * data, comm or other phase)" or "no compute phase is recorded". */
 const char *analysis_budget_unjudged(const struct budget *b);
@@ -409,8 +411,10 @@ const struct budget *analysis_budget(struct run *run, size_t ri);
  * has one or has no phase time. */
 const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
- * ranks, and what they leave out; MFU = summed useful / summed wall). NULL when no rank
- * has a budget, and when a rank has none for a phase value that is not a duration
+ * ranks, and what they leave out; MFU = summed useful / summed wall), but only of the
+ * ranks whose budget measures every line some rank's measures (a phase a rank does not
+ * record is not 0 s of it; nranks says how many are added). NULL when no rank has such
+ * a budget, and when a rank has none for a phase value that is not a duration
  * (analysis_budget_why_none): not the other ranks' sum as the run's. */
 const struct budget *analysis_budget_all(struct run *run);
 /* The position of rank ri's first record the budget reads, the first after --warmup:

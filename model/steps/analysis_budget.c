@@ -4,7 +4,8 @@
  * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
  * GPU table of model/gpu_peaks.h when only environment.gpu names it). Natively it says
  * what it leaves out: the records without any phase (no steps, not steps of 0 s) and the
- * time of the phases in none of its lines. */
+ * time of the phases in none of its lines. The whole run's adds only the ranks that
+ * measure every line some rank measures: a phase a rank does not record is not 0 s of it. */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -589,22 +590,44 @@ static void all_left_out(struct budget *all, const struct budget *b, double *top
 	}
 }
 
+/* Which lines any rank's budget measures, into measured; false when a rank has no budget
+ * for a phase value that is not a duration (then the run has none either). */
+static bool budget_all_lines(struct run *run, bool *measured)
+{
+	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
+		const struct budget *b = analysis_budget(run, r);
+		if (!b && analysis_rank_cache(run, r)->budget_flaw.found) /* not the others' as the run's */
+			return false;
+		for (int i = 0; b && i < BUDGET_NLINES; i++)
+			measured[i] |= b->line[i].measured;
+	}
+	return true;
+}
+
+/* Rank budget b measures every line of measured: a line it does not record is not 0 s. */
+static bool budget_measures_all(const struct budget *b, const bool *measured)
+{
+	for (int i = 0; i < BUDGET_NLINES; i++)
+		if (measured[i] && !b->line[i].measured)
+			return false;
+	return true;
+}
+
 static struct budget *budget_all(struct run *run)
 {
 	struct budget *all = NULL;
 	double top = 0;
 	double secs[BUDGET_NLINES] = { 0 };
 	bool measured[BUDGET_NLINES] = { false };
+	if (!budget_all_lines(run, measured))
+		return NULL;
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
 		const struct budget *b = analysis_budget(run, r);
-		if (!b && analysis_rank_cache(run, r)->budget_flaw.found) { /* not the others' as the run's */
-			free(all);
-			return NULL;
-		}
-		if (!b)
+		if (!b || !budget_measures_all(b, measured))
 			continue;
 		if (!all)
 			all = xcalloc(1, sizeof(*all));
+		all->nranks++;
 		all->n += b->n;
 		all_left_out(all, b, &top);
 		all->wall += b->wall;
@@ -614,10 +637,8 @@ static struct budget *budget_all(struct run *run)
 			all->mfu_na = b->mfu_na;
 		if (b->peak_table && !all->peak_table)
 			all->peak_table = b->peak_table;
-		for (int i = 0; i < BUDGET_NLINES; i++) {
+		for (int i = 0; i < BUDGET_NLINES; i++)
 			secs[i] += b->line[i].seconds;
-			measured[i] |= b->line[i].measured;
-		}
 	}
 	if (all) {
 		budget_lines(all, secs, measured);

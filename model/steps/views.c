@@ -369,8 +369,9 @@ void steps_budget_none_why(struct run *run, char *err, size_t errn)
 
 /* budget: the run line (all ranks added; scope "loaded" when the ranks loaded are part
  * of the run: a --ranks subset, ranks of world_size missing; "partial" when a rank has no
- * budget; empty figures when a rank's phase value is not a duration) then one line per
- * rank, empty for a rank without a budget (pytscope reports the lowest rank's). */
+ * budget or is left out of the run line for a line it does not measure (analysis_budget_all);
+ * empty figures when a rank's phase value is not a duration) then one line per rank, empty
+ * for a rank without a budget (pytscope reports the lowest rank's). */
 static struct table *build_budget(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -379,6 +380,9 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	struct table *t = table_new("budget", "Efficiency budget");
 	int c[7 + BUDGET_NLINES];
 	c[0] = table_add_col(t, "scope", COL_TEXT, 5, 0);
+	table_col_doc(t, c[0], "run: every rank added; loaded: the ranks loaded, part of the run; partial: only the "
+			       "ranks with a budget that measures every line (a phase a rank does not record is not "
+			       "0 s of it); rank: one rank; ");
 	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c[1], COL_ROLE_RANK);
 	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
@@ -411,10 +415,11 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 		return NULL;
 	}
 	/* the run line: its scope says what it adds; n/a (empty) when a rank's value is not a duration */
+	const struct budget *all = analysis_budget_all(run);
 	char part[256];
-	const char *scope = nbudget < steps_nranks(m) ? "partial"
+	const char *scope = !all || all->nranks < steps_nranks(m) ? "partial"
 			  : steps_partial_scope(run, part, sizeof(part)) ? "loaded" : "run";
-	budget_row(t, c, -1, scope, -1, analysis_budget_all(run));
+	budget_row(t, c, -1, scope, -1, all);
 	for (size_t r = 0; r < steps_nranks(m); r++) /* a rank without a budget: its row, empty */
 		budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), analysis_budget(run, r));
 	return t;

@@ -2,7 +2,8 @@
 # dasf.sh: DASF databases through the CLI: --export CSVs carry DASF's column names and
 # the hand-checked values of the fixture (tests/unit/test_dasf.c derives them), --dasf
 # with files in the order given, directory auto-detection, --print, hostile files; two
-# DASF directories are two runs, compared.
+# DASF directories are two runs, compared. task_graph's Critical is yes or no (a task off
+# the critical path was an empty cell: missing).
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -49,6 +50,10 @@ tap_eq "critical_path.csv: load-1 -> proc-1 -> sum-0, 7 s" "load-1 proc-1 sum-0 
 "$BIN" --export task_graph --filter 'Critical=yes' --sort '-Duration (s)' "$FX" >"$TMP/tg.csv" 2>/dev/null
 tap_rc $? "task_graph works with --filter and --sort"
 tap_eq "task_graph: 3 critical nodes" "3" "$(sed 1d "$TMP/tg.csv" | wc -l | tr -d ' ')"
+"$BIN" --export task_graph "$FX" >"$TMP/tgall.csv" 2>/dev/null
+tap_eq "task_graph: a task off the critical path reads no (it was an empty cell: missing)" \
+	"load-1 yes|proc-1 yes|load-2 no|proc-2 no|sum-0 yes|load-3 no|ext-0 no" \
+	"$(sed 1d "$TMP/tgall.csv" | awk -F, '{ print $1 " " $NF }' | paste -sd'|' -)"
 
 "$BIN" --print "$FX" >"$TMP/print.txt" 2>"$TMP/print.err"
 tap_rc $? "--print exits 0"

@@ -82,5 +82,5 @@ tap_check "non-finite timestamps are empty cells in the CSV, never nan/inf" \
 	 grep -q "^load-1,load,hA,0,2,0,0,1,,,0,1,yes$" ninf_graph.csv &&
 	 ! grep -qi "nan\|inf" nan_tasks.csv ninf_graph.csv'
 tap_eq "a -inf timestamp does not shift the host's other offsets to inf" \
-	"load-2,load,hA,0,1,0,0,3,12.5,1.5,0,1," "$(grep "^load-2," ninf_graph.csv)"
+	"load-2,load,hA,0,1,0,0,3,12.5,1.5,0,1,no" "$(grep "^load-2," ninf_graph.csv)"
 tap_plan

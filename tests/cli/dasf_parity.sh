@@ -16,7 +16,8 @@
 # gpu_memory_used that is no usable number, a negative size or tasks count became
 # warnings, one host's TracePlugin and ResourceMonitor files with different run parts
 # (fx's 1- and 3-) two runs, and one worker's tasks in two files not told apart by their
-# names two runs).
+# names two runs); all but legacy's when task_graph's Critical read "no" for a task off the
+# critical path, not an empty cell (DASF writes no task graph: no parity to keep there).
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

@@ -1,6 +1,8 @@
 #!/bin/sh
 # dasf_verdicts.sh: DASF verdicts stay true on edge cases (gen_dasf verdicts): a dependency
-# cycle makes the critical path n/a and is named in the sources; tasks of 0 s leave the
+# cycle makes the critical path n/a and is named in the sources (task_graph's Critical
+# cells are then missing, as with a task without a usable duration, never "no": they read
+# no for a task off a known critical path, yes on it); tasks of 0 s leave the
 # function and worker rules not judged; negative and NaN/inf durations are flagged and
 # counted as missing alike in the headline, the report and the views, and leave the
 # function and worker rules not judged (naming whose tasks) and the critical path n/a
@@ -32,6 +34,12 @@ tap_check "cycle: the critical path is n/a, naming a task of the cycle (headline
 	 grep -q "^  task time 7.000 s · critical path n/a$" cycle.txt &&
 	 grep -q "^    n/a: no critical path: the task graph has a dependency cycle" cycle.txt &&
 	 ! grep -q "critical path .* over" cycle.txt'
+crit_cells() { # the distinct Critical cells of task_graph
+	"$BIN" --export task_graph "$@" 2>/dev/null | sed 1d | awk -F, '{ print $NF }' | sort -u | paste -sd' ' -
+}
+tap_check "no critical path (a cycle, a negative or NaN duration): task_graph's Critical empty, never no" \
+	'[ -z "$(crit_cells v/cycle.msgpack)" ] && [ -z "$(crit_cells v/neg.msgpack)" ] &&
+	 [ -z "$(crit_cells v/nan.msgpack)" ] && [ "$(crit_cells v/tie.msgpack)" = "no yes" ]'
 tap_check "cycle: a warning in the sources names the cycle" \
 	'sources v/cycle.msgpack | grep -q "^warning,.*cycle.msgpack,.*dependency cycle through task .[abc]-1."'
 report v/allcycle.msgpack >allcycle.txt

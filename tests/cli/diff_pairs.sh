@@ -283,6 +283,12 @@ tap_check "another workload: the keys named, not like for like, no rank called r
 	'grep -q "$want" d12.txt && ! grep -q "regressed from" d12.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index d1 d2 >d12.csv 2>/dev/null
 tap_eq "... diff_ranks: slower_unlike, not regressed" "$(tail -n +2 d12.csv | cut -d, -f2 | sort -u)" slower_unlike
+"$TSCOPE_BIN" --export diff_findings --no-index --sort -severity_a d1 d2 >d12fa.csv 2>/dev/null
+"$TSCOPE_BIN" --export diff_findings --no-index --sort severity_b d1 d2 >d12fb.csv 2>/dev/null
+tap_eq "diff_findings: --sort -severity_a is high, med, low (it sorted Z to A: med, low, high)" "high med low" \
+	"$(tail -n +2 d12fa.csv | cut -d, -f3 | paste -sd' ')"
+tap_eq "... --sort severity_b low first (it sorted A to Z: high, high, low)" "low high high" \
+	"$(tail -n +2 d12fb.csv | cut -d, -f4 | paste -sd' ')"
 # The same workload written differently (16 vs "16", a GPU name with a trailing space or
 # in other case) is no other workload: rank 2's regression is called one; "32" still is.
 "$gen" wa 4 100 1 && "$gen" wb 4 100 2 2 50 && "$gen" wc 4 100 2 2 50 || tap_notok "format pairs generated"

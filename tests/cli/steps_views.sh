@@ -6,7 +6,8 @@
 # names of any length and case whole and unique in steps, each one found by --sort and
 # --filter. A rank judged not a straggler says "no" (it was an empty text that
 # `straggler=` did not select and `straggler!=-` kept); findings sort by severity, not
-# A to Z.
+# A to Z. The budget's run line adds only the ranks that measure every line some rank does
+# (a phase a rank does not record, or an MFU it lacks, is not 0 s of it): "partial" then.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -38,6 +39,34 @@ tap_check "heatmap: straggler block slower than the median" 'grep -q "^2,5,5,12.
 tap_check "budget: whole-run line (all ranks) then one per rank" '[ "$(wc -l <budget.csv)" -eq 6 ] && sed -n 2p budget.csv | grep -q "^run,,200,2.725,,0.7798"'
 "$TSCOPE_BIN" --export budget --filter "scope=rank rank=2" f2 >b2.csv
 tap_check "budget: filter by rank" '[ "$(wc -l <b2.csv)" -eq 2 ] && grep -q "^rank,2,50,0.775," b2.csv'
+
+# mkph DIR RANK PHASES [RUNJSON]: 4 steps of rank RANK with the given phases (a JSON members list)
+mkph() {
+	mkdir -p "$1/rank$2"
+	printf '{"name":"%s","rank":%d,"world_size":2%s}\n' "$1" "$2" "${4:-}" >"$1/rank$2/run.json"
+	for s in 0 1 2 3; do printf '{"step":%d,"phases":{%s}}\n' $s "$3"; done >"$1/rank$2/steps.jsonl"
+}
+# only rank 0 records a data phase: the run line is rank 0's alone, "partial" (it added rank
+# 1's data as 0 s: useful fraction 0.857 of 7 s, 1 by construction with 63 ranks like rank 1)
+mkph mixph 0 '"data":0.25,"forward":0.25,"backward":0.5'
+mkph mixph 1 '"forward":0.25,"backward":0.5'
+"$TSCOPE_BIN" --no-index --export budget mixph >mixph.csv 2>/dev/null
+tap_eq "budget: a phase a rank does not record is not 0 s: the run line adds only the ranks that record it" \
+	"partial,,4,4,,0.75,3,,1,,,data_stall rank,0,4,4,,0.75,3,,1,,,data_stall rank,1,4,3,,,3,,,,," \
+	"$(sed 1d mixph.csv | paste -sd' ')"
+# rank 0 records data, rank 1 comm: no rank measures every line, no run figure
+mkph mixdc 0 '"data":0.25,"forward":0.25,"backward":0.5'
+mkph mixdc 1 '"forward":0.25,"backward":0.5,"comm":0.25'
+"$TSCOPE_BIN" --no-index --export budget mixdc >mixdc.csv 2>/dev/null
+tap_eq "... no rank records every phase of the run: the run line empty, partial; the ranks' rows stay" \
+	"partial,,,,,,,,,,, rank,0,4 rank,1,4" \
+	"$(sed -n 2p mixdc.csv) $(sed 1,2d mixdc.csv | cut -d, -f1-3 | paste -sd' ')"
+# FLOPs and peak in rank 0's run.json alone: rank 1's compute is not useful compute of the run's MFU
+mkph mixmfu 0 '"data":0.25,"forward":0.25,"backward":0.5' ',"flops_per_step":1e12,"peak_flops":4e12'
+mkph mixmfu 1 '"data":0.25,"forward":0.25,"backward":0.5'
+"$TSCOPE_BIN" --no-index --export budget mixmfu >mixmfu.csv 2>/dev/null
+tap_eq "... a rank without MFU is left out of a run line with one: partial, rank 0's MFU" \
+	"partial,,4,4,0.25" "$(sed -n 2p mixmfu.csv | cut -d, -f1-5)"
 
 # The value of column $1 (by name) on every row of CSV file $2, one a line.
 col_of() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"; }

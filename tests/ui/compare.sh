@@ -14,7 +14,8 @@
 # F and R say follow mode follows one run (they said "paused" and "read" and read nothing).
 # The status row says what the scope line says of the common part: no range when no step
 # is in common (it showed "0 common steps (-1--1)"), a count per rank when the ranks have
-# other counts (it showed the largest alone).
+# other counts (it showed the largest alone). diff_findings' s on severity_a sorts by
+# severity, high first (it sorted A to Z).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -238,4 +239,12 @@ TSCOPE_SCRIPT=keys8 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" 
 tap_check "ranks compared by step time: the rank lines say step time" \
 	'grep -q "^  Ranks that changed by step time (1 regressed" f80 &&
 	 grep -q "^  rank 2  *regressed .* step time " f80 && ! grep -q "compute per step" f80'
+# diff_findings: s on severity_a sorts by severity (it sorted A to Z: high, low, med)
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" d1 4 100 >/dev/null && cp -r d1 d2 ||
+	{ tap_notok "demo pair generated"; exit 1; }
+printf ':view diff_findings\n<Right>\n<Right>\ns\n:dump %s/fs\ns\n:dump %s/fss\nq\n' "$PWD" "$PWD" >keys9
+TSCOPE_SCRIPT=keys9 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui d1 d2 >out9 2>err9
+sev_a() { sed -n '3,5p' "$1" | awk '{ print $3 }' | paste -sd' '; }
+tap_check "diff_findings: s on severity_a sorts high, med, low; s again low first" \
+	'[ "$(sev_a fs)" = "high med low" ] && [ "$(sev_a fss)" = "low med high" ]'
 tap_plan

@@ -2,7 +2,8 @@
 # dasf.sh: the explorer on the DASF fixture, headless (TSCOPE_SCRIPT): the Heatmap tab
 # shows task balance (workers x seconds), Enter on a function in function_bottleneck
 # lists its tasks, Esc returns, and a worker-imbalance finding opens its row of the heatmap;
-# on a database of Managed Memory events alone, v lists task_balance and no task view.
+# on a database of Managed Memory events alone, v lists task_balance and no task view;
+# task_graph of a database with a dependency cycle shows Critical missing, the legend why.
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -72,4 +73,11 @@ rows() { sed -n '/Views with data/,$p' "$TMP/v_mem.txt" | awk '{ print $1 }' | g
 rows task_balance >/dev/null &&
 	! rows 'function_bottleneck\|task_bottleneck\|task_graph\|critical_path\|tasks' >/dev/null
 tap_rc $? "v on a memory-only database: task_balance; no function or task view"
+
+# A dependency cycle: task_graph's Critical cells are missing (-) and the legend's title says why
+printf ':view task_graph\n:dump %s\ni\n:dump %s\nq\nq\n' "$TMP/tg_cycle.txt" "$TMP/tg_legend.txt" >"$TMP/tgkeys"
+TSCOPE_SCRIPT="$TMP/tgkeys" TERM=dumb LINES=40 COLUMNS=160 "$BIN" --tui "$TMP/v/cycle.msgpack" >/dev/null 2>&1
+[ "$(sed -n '3,7p' "$TMP/tg_cycle.txt" | awk '{ print $NF }' | paste -sd' ' -)" = "- - - - -" ] &&
+	grep -q "Critical not judged, no critical path: the task graph has a" "$TMP/tg_legend.txt"
+tap_rc $? "task_graph without a critical path: Critical missing (-), the legend says why"
 tap_plan
