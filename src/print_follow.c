@@ -161,6 +161,8 @@ static void report_skipped(FILE *out, unsigned flags, const struct run *run, str
 	for (size_t i = 0; i < run->nsrc; i++) {
 		const struct source *s = &run->src[i];
 		size_t before = i < w->n && w->v[i].path_hash == s->path_hash ? w->v[i].skipped : 0;
+		if (s->skipped < before) /* the file read again from its start: its count starts over */
+			before = 0;
 		if (s->skipped <= before)
 			continue;
 		if (said < SKIP_LINES_MAX) {

@@ -469,14 +469,30 @@ static long steps_warmup(const struct compare *c)
 	return strcmp(c->family, "steps") == 0 && c->a->opts && c->a->opts->warmup > 0 ? c->a->opts->warmup : 0;
 }
 
+/* The ranks each side's run budget adds, when not every rank (analysis_budget_all: only
+ * those that measure every line some rank measures), appended to buf. */
+static void budget_ranks_clause(const struct compare *c, char *buf, size_t n)
+{
+	const struct budget *a = c->a->steps ? analysis_budget_all(c->a) : NULL;
+	const struct budget *b = c->b->steps ? analysis_budget_all(c->b) : NULL;
+	if (!a || !b)
+		return;
+	size_t na = steps_nranks(c->a->steps), nb = steps_nranks(c->b->steps);
+	if (a->nranks < na || b->nranks < nb)
+		text_appendf(buf, n, "; only the ranks that measure every line: %zu of %zu in A, %zu of %zu in B",
+			     a->nranks, na, b->nranks, nb);
+}
+
 const char *compare_budget_whole(const struct compare *c, char *buf, size_t n)
 {
 	long w = steps_warmup(c);
-	if (!w)
-		return compare_sides_whole(c);
 	char subset[CMP_TEXT_MAX];
-	snprintf(buf, n, "%s of each side, each rank's step records after --warmup %ld",
-		 compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded" : "all ranks", w);
+	if (!w)
+		snprintf(buf, n, "%s", compare_sides_whole(c));
+	else
+		snprintf(buf, n, "%s of each side, each rank's step records after --warmup %ld",
+			 compare_subset(c, subset, sizeof(subset)) ? "the ranks loaded" : "all ranks", w);
+	budget_ranks_clause(c, buf, n);
 	return buf;
 }
 

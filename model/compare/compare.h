@@ -235,7 +235,8 @@ bool compare_subset(const struct compare *c, char *buf, size_t n);
 const char *compare_sides_whole(const struct compare *c);
 /* What the budget of each side whole covers: compare_sides_whole(), or under --warmup N
  * (a step pair) "all ranks of each side, each rank's step records after --warmup N"
- * (the ranks loaded, under --ranks), in buf. */
+ * (the ranks loaded, under --ranks), then, when a side's run budget adds not every rank,
+ * "; only the ranks that measure every line: 1 of 2 in A, 2 of 2 in B", in buf. */
 const char *compare_budget_whole(const struct compare *c, char *buf, size_t n);
 /* Under --warmup N (a step pair), what it leaves as it is, in buf and true: the
  * per-rank comparison and its step wall read every common step (as the distributed

@@ -192,12 +192,15 @@ static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
 static struct table *build_diff_budget(struct compare *c, char *err, size_t errn)
 {
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
-	if (!a || !b)
-		return no_data(err, errn, a ? "B has no efficiency budget" : "A has no efficiency budget");
-	char title[160];
+	if (!a || !b) /* analysis_budget_all: no rank's budget, or none measures every line */
+		return no_data(err, errn, a ? "B has no run budget (no rank has a budget, or none measures every "
+				      "line another rank measures)" : "A has no run budget (no rank has a budget, or "
+				      "none measures every line another rank measures)");
+	char title[CMP_TEXT_MAX + 64];
 	char whole[CMP_TEXT_MAX];
 	snprintf(title, sizeof(title), "Efficiency budget per step record, A vs B (%s)",
 		 compare_budget_whole(c, whole, sizeof(whole)));
+
 	struct table *t = table_new("diff_budget", title);
 	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
 	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);

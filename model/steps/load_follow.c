@@ -176,17 +176,28 @@ static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_f
 	f->nt = k;
 }
 
-/* The run read path (it is one of its sources, whatever the family), or it was said to
- * have appeared. */
-static bool trace_known(const struct follow *f, const char *path)
+static int cmp_path(const void *a, const void *b)
 {
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The paths the run read (its sources, whatever the family) and the traces said to have
+ * appeared, sorted for trace_known (xmalloc'd; *n of them). */
+static const char **known_paths(const struct follow *f, size_t *n)
+{
+	const char **v = xmalloc((f->run->nsrc + f->ntraces + 1) * sizeof(*v));
+	*n = 0;
 	for (size_t i = 0; i < f->run->nsrc; i++)
-		if (strcmp(f->run->src[i].path, path) == 0)
-			return true;
+		v[(*n)++] = f->run->src[i].path;
 	for (size_t i = 0; i < f->ntraces; i++)
-		if (strcmp(f->traces[i], path) == 0)
-			return true;
-	return false;
+		v[(*n)++] = f->traces[i];
+	qsort(v, *n, sizeof(*v), cmp_path);
+	return v;
+}
+
+static bool trace_known(const char **known, size_t nknown, const char *path)
+{
+	return bsearch(&path, known, nknown, sizeof(*known), cmp_path) != NULL;
 }
 
 /* Traces that appeared in run dir PATH i (or its rank dirs) while following, found as a
@@ -201,8 +212,10 @@ static void note_traces(struct follow *f, size_t i)
 	size_t n, fresh = 0;
 	const char *first = NULL;
 	trace_list_files(f->p[i].path, &v, &n);
+	size_t nknown;
+	const char **known = known_paths(f, &nknown); /* a listing of 10,000 traces: no n x m compare */
 	for (size_t k = 0; k < n; k++) {
-		if (trace_known(f, v[k])) {
+		if (trace_known(known, nknown, v[k])) {
 			free(v[k]);
 			continue;
 		}
@@ -212,6 +225,7 @@ static void note_traces(struct follow *f, size_t i)
 		fresh++;
 	}
 	free(v);
+	free(known);
 	if (fresh == 1)
 		event(f, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, "trace %s appeared while following; --follow and R "
 		      "read the step logs only: open the run again to read it", first);

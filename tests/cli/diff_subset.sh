@@ -9,7 +9,9 @@
 # KERNELS heading. Without --ranks nothing changes: the BUDGET heading claims all ranks,
 # the verdict names no subset. Under --warmup the COMPARISON says it compared every
 # common step (the warmup slices the pytscope metrics and the budget only) and the BUDGET
-# heading that it is after the warmup.
+# heading that it is after the warmup. When a side's rank records no data phase that
+# another rank records, the BUDGET heading says the run budget adds only the ranks that
+# measure every line, how many of each side.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -77,4 +79,9 @@ tap_check "--warmup 120: the COMPARISON over every common step says so, the BUDG
 "$TSCOPE_BIN" --export diff_budget --no-index a reg >nowu.csv 2>/dev/null
 tap_check "... the budget after the warmup differs from the whole one (what the heading says)" \
 	'! cmp -s wu.csv nowu.csv && ! grep -q "warmup" all.txt'
+"$gen" nd 2 40 1 >/dev/null && cp -r nd nd2 &&
+	sed -i 's/"data":[0-9.e-]*,//' nd/rank1/steps.jsonl nd2/rank1/steps.jsonl
+"$TSCOPE_BIN" --print --no-index --color never nd nd2 >nd.txt 2>/dev/null
+tap_check "a rank without the data phase: the BUDGET heading says the run budget adds 1 of 2 ranks a side" \
+	'grep -q "^● BUDGET .*; only the ranks that measure every line: 1 of 2 in A, 1 of 2 in B)$" nd.txt'
 tap_plan

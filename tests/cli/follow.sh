@@ -261,6 +261,18 @@ tap_check "records skipped in 8 files at once: 4 lines, then one counting the ot
 	'[ "$(grep -c " med LIVE.SKIPPED rank [0-9]: 1 record skipped" sk8.out)" -eq 4 ] &&
 	 grep -q " med LIVE.SKIPPED 4 more records skipped in 4 more files; see --export sources$" sk8.out &&
 	 grep -q "(8 records skipped); see --export sources$" sk8.err'
+# a rank restarted with fewer garbage lines than before: its count starts over and is said
+sh "$writer" rs 2 0 4 0 >/dev/null
+for k in 1 2 3; do echo garbage >>rs/rank0/steps.jsonl; done
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 4 rs >rs.out 2>rs.err &
+fpid=$!
+wait_for rs.out "LIVE.SKIPPED rank 0: 3 records"
+head -2 rs/rank0/steps.jsonl >rs.new && echo garbage >>rs.new && mv rs.new rs/rank0/steps.jsonl
+sleep 1
+sh "$writer" rs 2 5 10 0.05
+wait "$fpid"
+tap_check "records skipped after a restart with fewer garbage lines: said again from its new count" \
+	'grep -q " med LIVE.SKIPPED rank 0: 1 record skipped (rs/rank0/steps.jsonl:3: line skipped: " rs.out'
 # an empty dir followed and stopped: why nothing came, as --print says it
 mkdir nd
 "$TSCOPE_BIN" --no-index --follow --interval 0.2 nd >nd.out 2>nd.err &
