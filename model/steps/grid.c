@@ -432,6 +432,26 @@ static void left_out_note(const struct steps_model *m, char *buf, size_t n)
 	free(h.hi);
 }
 
+/* left_out_note, made again only when the model's shape changed since the last grid
+ * opened (analysis_cache left_out_key). */
+static void left_out_cached(struct run *run, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	struct analysis_cache *c = analysis_cache_of(run);
+	size_t key[5] = { steps_nranks(m), 0, steps_nunion(m), steps_naligned(m), steps_ncolumns(m) };
+	for (size_t r = 0; r < key[0]; r++)
+		key[1] += steps_nrecords(m, r);
+	if (!c) {
+		left_out_note(m, buf, n);
+		return;
+	}
+	if (memcmp(key, c->left_out_key, sizeof(key)) != 0) {
+		left_out_note(m, c->left_out, sizeof(c->left_out));
+		memcpy(c->left_out_key, key, sizeof(key));
+	}
+	snprintf(buf, n, "%s", c->left_out);
+}
+
 /* A grid not built yet whose pyramid would take more memory than this is refused, with
  * why (a 10,000-rank x 100,000-step run: 16 GB): the explorer stays within its memory. */
 #define GRID_BUILD_MAX_BYTES ((size_t)1 << 30)
@@ -457,7 +477,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	s->own = own;
 	s->shift = g->shift;
 	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
-	left_out_note(run->steps, s->note, sizeof(s->note));
+	left_out_cached(run, s->note, sizeof(s->note));
 	s->nodes = steps_node_groups(run);
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,

@@ -285,6 +285,11 @@ struct analysis_cache {
 	bool native_done;         /* native: analysis_distributed() in the native alignment, */
 	struct distributed *native; /* NULL when it is dist's (analysis_distributed.c) */
 	struct native_align *native_align; /* analysis_native()'s memo, NULL until first asked */
+	/* grid.c's note of the steps no heatmap column shows, for the model's shape it was
+	 * made for (ranks, records, steps, aligned steps, columns; all 0: none yet): a grid
+	 * opened again (another metric, a live poll, an export) reads no rank again */
+	size_t left_out_key[5];
+	char left_out[224];
 };
 void analysis_index_rows_free(struct analysis_cache *c);
 
