@@ -422,6 +422,7 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 			       const struct grid_window *w)
 {
 	struct table *t = table_new("heatmap_cells", "Heatmap cells as shown");
+	table_set_note(t, src->note);
 	size_t rpr = w->rpr ? w->rpr : 1, spc = w->spc ? w->spc : 1;
 	size_t nrows = w->ol ? w->ol->nline : src->nrows;
 	bool rows_num, cols_num;

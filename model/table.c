@@ -38,11 +38,18 @@ void table_set_empty_note(struct table *t, const char *note)
 	t->empty_note = note ? xstrdup(note) : NULL;
 }
 
+void table_set_note(struct table *t, const char *note)
+{
+	free(t->note);
+	t->note = note ? xstrdup(note) : NULL;
+}
+
 void table_free(struct table *t)
 {
 	if (!t)
 		return;
 	free(t->empty_note);
+	free(t->note);
 	for (size_t i = 0; i < t->nrow * t->ncol; i++)
 		free(t->cell[i].text);
 	for (size_t c = 0; c < t->ncol; c++)

@@ -59,6 +59,8 @@ struct table {
 	char *name;          /* view name, e.g. "ranks" */
 	char *title;         /* human title */
 	char *empty_note;    /* NULL, or what a view with no row means (table_set_empty_note) */
+	char *note;          /* NULL, or what the rows leave out or could not judge, for a reader
+			      * without the title (table_set_note): --export says it on stderr */
 	struct table_col *col;
 	size_t ncol;
 	struct table_cell *cell; /* row-major, nrow * ncol */
@@ -106,6 +108,9 @@ struct table *table_new(const char *name, const char *title);
 /* What the table with no row means, shown instead of "no rows" (a copy is kept): an
  * empty findings list that is no verdict on everything, say. */
 void table_set_empty_note(struct table *t, const char *note);
+/* What the rows leave out or could not judge ("10 steps left out ..."), said beside an
+ * export of the view (a copy is kept; NULL: nothing). */
+void table_set_note(struct table *t, const char *note);
 void table_free(struct table *t);
 /* Add a column; returns its index. Columns must be added before rows. */
 int table_add_col(struct table *t, const char *name, enum col_type type, int width, int prec);

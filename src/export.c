@@ -213,7 +213,7 @@ static int spill_failed(const struct rows_out *w)
 /* The one writer of an exported view: stdout (output NULL or "-"), else the file via
  * model/outfile (temp file + rename), refusing to replace it without force. Returns
  * the exit status. */
-static int write_view(struct rows_out *w, const char *output, bool force, unsigned flags)
+static int write_view_to(struct rows_out *w, const char *output, bool force, unsigned flags)
 {
 	if (!output || strcmp(output, "-") == 0) {
 		int r = write_rows(w, stdout, false, flags);
@@ -240,6 +240,19 @@ static int write_view(struct rows_out *w, const char *output, bool force, unsign
 		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(output, errno));
 	free(safe);
 	return 1;
+}
+
+/* write_view_to, then the view's note (what its rows leave out or could not judge: a
+ * CSV has no title to carry it) on stderr. */
+static int write_view(struct rows_out *w, const char *output, bool force, unsigned flags)
+{
+	int rc = write_view_to(w, output, force, flags);
+	if (rc == 0 && w->t->note) {
+		char *safe = text_sanitize_dup(w->t->note, 0);
+		fprintf(stderr, "tscope-tui: note on '%s': %s\n", w->t->name, safe);
+		free(safe);
+	}
+	return rc;
 }
 
 /* The table vd's export starts from: its first part when written in parts (cursor then

@@ -487,6 +487,7 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	else
 		title = xasprintf("GPU kernels, A vs B (summed over %s; %s)", compare_sides_whole(c), scope);
 	struct table *t = table_new("diff_kernels", title);
+	table_set_note(t, like ? NULL : scope);
 	free(title);
 	struct kcols k;
 	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);

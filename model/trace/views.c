@@ -368,6 +368,8 @@ static void comm_cells(struct table *t, size_t row, const int *c, const struct t
 	table_set_num_opt(t, row, c[4], 100.0 * p->exposed / p->wall, comm && !partial && p->wall > 0);
 }
 
+#define COMM_PARTIAL "partial: a truncated trace, figures of the events read, exposed share not judged"
+
 static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
@@ -377,8 +379,8 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 	for (size_t i = 0; i < ts->n; i++)
 		npartial += trace_rank_partial(ts->r[i]);
 	struct table *t = table_new("comm_overlap", npartial ? "Communication overlap per rank (pytscope trace summary; "
-				    "partial: a truncated trace, figures of the events read, exposed share not judged)"
-				    : "Communication overlap per rank (pytscope trace summary)");
+				    COMM_PARTIAL ")" : "Communication overlap per rank (pytscope trace summary)");
+	table_set_note(t, npartial ? COMM_PARTIAL : NULL);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_wall = table_add_col(t, "trace_span_ms", COL_NUM, 9, 1);

@@ -6,7 +6,8 @@
 # part compared), and trace pairs from ../shared/real (diff_kernels, and the GPU each
 # side's lowest-rank trace records: the report's ENVIRONMENT section and diff_env; the
 # KERNELS section and diff_kernels put the largest change first, a decrease too; a kernel
-# of one side only by its total there, the other side's cells and the deltas empty); a
+# of one side only by its total there, the other side's cells and the deltas empty, and
+# deltas of unlike scopes not judged, said beside the export); a
 # workload key is compared by value (16 and "16", a GPU name's case and white space).
 # The layout decides pytscope's single-rank diff, not the ranks loaded: rank0/ dirs, or
 # rank dirs of which --ranks loads one, are multi-rank (COMPARISON follows; --compat
@@ -141,9 +142,12 @@ tap_check "profiler steps vs whole traces: the KERNELS section says the scopes d
 	'sed -n "/^● KERNELS/,/^●/p" tns.txt | grep -qx "  kernel deltas not judged: A counts 17 profiler \
 steps per rank (HTA leaves out the last), B counts its whole trace (no ProfilerStep spans): not like for like" &&
 	 sed -n "/^● KERNELS/,/^●/p" tns.txt | grep -q "^  both  *136  *144  *32640.0  *34560.0  *- ncclKernel"'
-"$TSCOPE_BIN" --export diff_kernels --no-index ta tns >tns.csv 2>/dev/null
+"$TSCOPE_BIN" --export diff_kernels --no-index ta tns >tns.csv 2>tns.err
 tap_eq "... diff_kernels: every delta empty (delta_count, delta_total_us, delta_mean_us)" "" \
 	"$(tail -n +2 tns.csv | awk -F, '$(NF-6) $(NF-3) $NF != ""')"
+tap_check "... and why said on stderr (the CSV has no title)" \
+	'grep -qx "tscope-tui: note on .diff_kernels.: kernel deltas not judged: A counts 17 profiler steps per rank .*" \
+	 tns.err'
 cp -r tns tns2
 "$TSCOPE_BIN" --export diff_kernels --no-index tns tns2 >tns2.csv 2>/dev/null
 tap_check "two whole trace sets: deltas kept (0)" \

@@ -20,7 +20,8 @@
 # series (the sum of the compute phases): it is "compute (phase)" in m, the status row, e
 # and the export, and not listed at all when it is the only compute phase (the series is
 # then that phase, as comm is). Steps some rank lacks mid-run or before its late start
-# are no column: the pane says how many, where and on which ranks (from the index too).
+# are no column: the pane says how many, where and on which ranks (from the index too),
+# and --export heatmap_cells says the same on stderr.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -289,4 +290,10 @@ none" "$(cat notes)"
 "$TSCOPE_BIN" index gap >/dev/null 2>&1
 TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --tui gap >/dev/null 2>err
 tap_check "... from the index too" 'grep -q "^ 10 steps left out (20-29): missing on rank 3;" note.txt'
+# --export heatmap_cells says the steps its columns leave out on stderr (a CSV has no note row)
+"$TSCOPE_BIN" --export heatmap_cells --no-index gap >gap.csv 2>gap.err
+"$TSCOPE_BIN" --export heatmap_cells --no-index "$DEMO" >demo.csv 2>demo.err
+tap_eq "--export heatmap_cells: the steps left out said on stderr; nothing for a run without gaps" \
+	"tscope-tui: note on 'heatmap_cells': 10 steps left out (20-29): missing on rank 3; the columns are the steps \
+every rank has, then the later ones|" "$(cat gap.err)|$(cat demo.err)"
 tap_plan

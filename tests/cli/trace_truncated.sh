@@ -9,7 +9,7 @@
 # (not judged: GPU idle time of the rank), the potential stragglers (its cell empty),
 # DIST.EXPOSED_COMM when it is the lowest rank, whose COMMUNICATION OVERLAP section says
 # its figures are of the events read (exposed share n/a; the comm_overlap view's cell
-# empty). A truncated file without a communication kernel read is not blamed on the
+# empty, and its export says so on stderr). A truncated file without a communication kernel read is not blamed on the
 # classification table. The trace index does not
 # restore a truncated trace (its record does not say whether every GPU event was read):
 # it is parsed again. A file cut before its ProfilerSteps loads as a rank without a step
@@ -112,7 +112,10 @@ tap_check "truncated lowest rank: COMMUNICATION OVERLAP says so, its exposed sha
 	'grep -A3 "^● COMMUNICATION OVERLAP (rank 0) — from kernel trace$" ovl.out | grep -qx "  rank 0.s trace is \
 truncated before the end of its GPU events: figures of the events read, exposed share not judged" &&
 	 grep -qx "  comm 0.4 ms · overlapped 50% · exposed 0.2 ms (share n/a)" ovl.out'
-"$TSCOPE_BIN" --no-index --export comm_overlap ovl >ovl.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export comm_overlap ovl >ovl.csv 2>ovl.err
+tap_check "--export comm_overlap of a truncated trace: partial said on stderr" \
+	'grep -qx "tscope-tui: note on .comm_overlap.: partial: a truncated trace, figures of the events read, exposed \
+share not judged" ovl.err'
 tap_check "... its comm_overlap row: figures of the events read, the exposed share empty (rank 1's kept)" \
 	'grep -q "^0,0.5,0.4,0.3,0.2,0.2,50,,1,1," ovl.csv && grep -q "^1,0.5,0.4,0.3,0.2,0.2,50,40,1,1," ovl.csv'
 tap_check "... --compat pytscope: pytscope's section" \
