@@ -210,6 +210,17 @@ size_t fit_knee_points(const double *x, const double *tput, const double *lat, s
 	return k;
 }
 
+/* Past the knee from one level to the next, whose stimulus, throughput and latency grow by rx,
+ * rt and rl (relative): throughput flat while latency grows by 20% or more, or throughput
+ * falling while latency grows. Flat is less than a tenth of the stimulus' growth, a step
+ * wider than a doubling counting as a doubling: throughput that grows by 10% or more
+ * (tripling from concurrency 1 to 32, say) never is. */
+static bool knee_step(double rx, double rt, double rl)
+{
+	bool flat = rt < 0.1 * fmin(rx, 1) && rl >= 0.2, falls = rt <= -0.05 && rl > 0;
+	return rx > 0 && (flat || falls);
+}
+
 long fit_knee(const double *x, const double *tput, const double *lat, size_t n, long *next)
 {
 	long prev = -1;
@@ -225,9 +236,7 @@ long fit_knee(const double *x, const double *tput, const double *lat, size_t n, 
 		}
 		if (prev >= 0) {
 			size_t p = (size_t)prev;
-			double rx = x[i] / x[p] - 1, rt = tput[i] / tput[p] - 1, rl = lat[i] / lat[p] - 1;
-			bool flat = rt < 0.1 * rx && rl >= 0.2, falls = rt <= -0.05 && rl > 0; /* past it */
-			if (rx > 0 && (flat || falls)) {
+			if (knee_step(x[i] / x[p] - 1, tput[i] / tput[p] - 1, lat[i] / lat[p] - 1)) {
 				*next = (long)i;
 				return prev;
 			}

@@ -58,7 +58,8 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
 			double test_gpus, double obs_lat, double obs_rt, double *out_lat,
 			bool *has_lat, double *out_rt, bool *has_rt);
 /* Throughput knee: the first index k (x ascending) after which throughput grows less
- * than 10% of its relative stimulus growth while latency grows by >= 20%, or falls by 5%
+ * than 10% of its relative stimulus growth (a step wider than a doubling counts as a
+ * doubling: never 10% or more) while latency grows by >= 20%, or falls by 5%
  * or more while latency grows (more load, less done: past the knee). Returns -1 when
  * none. Arrays may hold NaN (skipped): *next is the index k was compared with (the
  * next point with data, not always k + 1), -1 when there is no knee. */

@@ -49,6 +49,30 @@ static bool sweep_tab_has_data(const struct run *run)
 	return run->sweep && (run->sweep->ncfg || run->sweep->nnat);
 }
 
+/* What level k of series se has of the knee test's three (stimulus, request throughput,
+ * request latency; each > 0); true when it has all three. */
+static bool knee_weighed(const struct sweep_set *s, const struct sweep_series *se, size_t k, bool *x, bool *tp,
+			 bool *lat)
+{
+	const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
+	double v;
+	*x = c->has_stim[se->stim] && c->stim[se->stim] > 0;
+	*tp = sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0;
+	*lat = sweep_knee_latency(c, &v) && v > 0;
+	return *x && *tp && *lat;
+}
+
+/* A level the knee test could not weigh comes before the knee (levels without a stimulus
+ * sort first): an earlier knee may hide there. */
+static bool unweighed_before_knee(const struct sweep_set *s, const struct sweep_series *se)
+{
+	bool x, tp, lat;
+	for (long k = 0; k < se->knee; k++)
+		if (!knee_weighed(s, se, (size_t)k, &x, &tp, &lat))
+			return true;
+	return false;
+}
+
 /* The levels the knee test could not weigh and what they lack, as "; concurrency 8 not
  * judged (no request latency)", or "" when there are none. */
 static void unjudged_levels(const struct sweep_set *s, const struct sweep_series *se, char *buf, size_t n)
@@ -60,10 +84,8 @@ static void unjudged_levels(const struct sweep_set *s, const struct sweep_series
 	size_t used = 0, nlev = 0;
 	for (size_t k = 0; k < se->n && used < n; k++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-		double v;
-		bool x = c->has_stim[se->stim] && c->stim[se->stim] > 0;
-		bool tp = sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0, lat = sweep_knee_latency(c, &v) && v > 0;
-		if (x && tp && lat)
+		bool x, tp, lat;
+		if (knee_weighed(s, se, k, &x, &tp, &lat))
 			continue;
 		no_x |= !x;
 		no_tp |= !tp;
@@ -109,8 +131,8 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	double last = se->knee_last >= 0 ? s->cfg[se->cfg[se->knee_last]].stim[se->stim] : 0;
 	if (se->knee >= 0) {
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
-		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s %g (SWEEP.SATURATION)", st,
-			    k->stim[se->stim]);
+		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s%s %g (SWEEP.SATURATION)%s",
+			    unweighed_before_knee(s, se) ? "or before " : "", st, k->stim[se->stim], rest);
 	} else if (se->twice >= 0) {
 		summary_add(out, TONE_WARN, "saturation", "not judged, nor the latency fit: more than one result at %s "
 			    "%g (other runs, or a level measured twice; see the data-quality list)", st,

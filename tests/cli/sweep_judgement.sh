@@ -5,7 +5,10 @@
 # last concurrency<N> of a name; a model name's digits neither split nor merge series; a
 # config without a stimulus, run_50 beside run_1..run_25, is set apart, not a reason to
 # split the others); the knee names the last level it
-# weighed and SWEEP.SATURATION the level it compared (the next one with data); configs
+# weighed and SWEEP.SATURATION the level it compared (the next one with data); a step
+# wider than a doubling counts as a doubling (throughput tripling from concurrency 1 to
+# 32 is no knee; up 5% it is); a knee's saturation line names the levels not weighed,
+# and with one before the knee says "at or before"; configs
 # lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
 # the constraints is no best config; a constraint on a metric no config has is not
 # judged; a flat or 2-point fit is no poor fit (a 2-point fit: poor_fit empty, the
@@ -121,6 +124,26 @@ tap_check "3 levels, 2 with a throughput and a latency: the knee is not judged, 
 tap_check "a level without data after the knee: SWEEP.SATURATION names the level compared, no n/a read as 0" \
 	'grep -q "from concurrency 1 to 4 (the level between has no throughput or latency) request throughput goes \
 91.8 -> 72.3 req/s while latency goes 39.44 -> 46.21 ms.$" kg.txt && ! grep -q -- "-> 0 " kg.txt'
+tap_check "... the knee names that level, after it: at concurrency 1, not 'at or before'" \
+	'grep -q "^  saturation  *throughput knee at concurrency 1 (SWEEP.SATURATION); concurrency 2 not judged \
+(no request throughput or request latency)$" kg.txt'
+analyze km "$KN" m_0,1,100,10 m_1,2,N/A,19 m_2,4,200,20 m_3,8,400,20.5
+"$BIN" --print --no-index --color never km >km.txt 2>/dev/null
+tap_check "a level without latency before the knee: named, and the knee is at or before the level found" \
+	'grep -q "^  saturation  *throughput knee at or before concurrency 4 (SWEEP.SATURATION); concurrency 2 not \
+judged (no request latency)$" km.txt'
+analyze kw "$KN" m_0,1,100,10 m_1,32,1050,30 m_2,64,1100,58 m_3,128,2100,60
+"$BIN" --print --no-index --color never kw >kw.txt 2>/dev/null
+analyze ks "$KN" m_0,1,100,10 m_1,64,1000,60 m_2,128,2000,62
+"$BIN" --print --no-index --color never ks >ks.txt 2>/dev/null
+tap_check "wide steps (1, 32, 64, 128): throughput that triples is no knee; it is at 64, where it stops rising" \
+	'grep -q "^  saturation  *throughput knee at concurrency 64 (SWEEP.SATURATION)$" kw.txt &&
+	 grep -q "from concurrency 64 to 128 request throughput goes 58 -> 60 req/s" kw.txt &&
+	 grep -q "^  saturation  *throughput knee at concurrency 64 (SWEEP.SATURATION)$" ks.txt'
+analyze kf "$KN" m_0,1,100,10 m_1,32,300,10.5 m_2,64,310,21
+"$BIN" --print --no-index --color never kf >kf.txt 2>/dev/null
+tap_check "a wide step whose throughput grows by 5% while latency triples: the knee is before it" \
+	'grep -q "^  saturation  *throughput knee at concurrency 1 (SWEEP.SATURATION)$" kf.txt'
 
 # --- ranking and constraints --------------------------------------------------------
 analyze ob "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,12.00

@@ -2,7 +2,7 @@
 /* test_sweep_fit.c: the numeric core of sweeps and sizing: numpy-linear percentiles,
  * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
  * numbers of formats.md §4.4 (no fit of values so large that its sums overflow), and the
- * throughput knee. */
+ * throughput knee (a step wider than a doubling counts as a doubling). */
 #include <math.h>
 #include <string.h>
 #include "model/stats.h"
@@ -107,6 +107,10 @@ static void test_knee(void)
 	const double gap[] = { 91.8, NAN, 72.3 }, gap_lat[] = { 39.44, NAN, 46.21 };
 	is_int(fit_knee(x, gap, gap_lat, 3, &next), 0, "a level without data between: knee at concurrency 1");
 	is_int(next, 2, "compared with concurrency 4, the next level with data, not 2");
+	const double wx[] = { 1, 32, 64, 128 }, wtp[] = { 10, 30, 58, 60 }, wlat[] = { 100, 1050, 1100, 2100 };
+	is_int(fit_knee(wx, wtp, wlat, 4, &next), 2, "wide steps: tripling throughput is no knee, 64 -> 128 is");
+	const double ftp[] = { 10, 10.5, 21, 22 };
+	is_int(fit_knee(wx, ftp, wlat, 4, &next), 0, "a wide step with throughput up 5%: knee at concurrency 1");
 }
 
 static void test_plot(void)
