@@ -3,9 +3,12 @@
  * R1.6-R2.0 perf_utils (aggregate + per-ordinal "ordinals") and the R2.x trainer
  * (global_rate / rate / flops_utilization). cb_recompute() re-applies the documented
  * merge rule to the ordinals and flags a stored aggregate that disagrees; it rates each
- * ordinal against its siblings (cb_unrated_why: why one has no rate). A performance.json
- * in its own place (performance/) or given by path is claimed even when empty,
- * unreadable or not JSON, so that the load names it; any file under --format cerebras. */
+ * ordinal against its siblings (cb_unrated_why: why one has no rate). The Model Zoo's 0
+ * for what it could not measure is read as missing, with a note (formats.md §5.1: a
+ * total_time of 0 and a rate of 0 beside it, est_samples_per_sec 0 when the counter is
+ * absent). A performance.json in its own place (performance/) is claimed whatever it
+ * holds, one given by path even when empty, unreadable or not starting as JSON, so that
+ * the load names it (truncated, invalid, not Cerebras); any file under --format cerebras. */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -26,6 +29,14 @@ static bool is_cb_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	return strcmp(b ? b + 1 : path, CB_FILE) == 0;
+}
+
+/* path is performance/performance.json, the Model Zoo's own place for it. */
+static bool in_own_place(const char *path)
+{
+	static const char own[] = "performance/" CB_FILE;
+	size_t n = strlen(path), k = strlen(own);
+	return n >= k && strcmp(path + n - k, own) == 0 && (n == k || path[n - k - 1] == '/');
 }
 
 /* performance.json directly in dir or in dir/performance/ (*own: there, the Model Zoo's
@@ -60,14 +71,15 @@ static bool looks_like_cb(const char *path, bool *broken)
 	       strstr(buf, "\"total_samples\"");
 }
 
-/* score when path is a Cerebras file, else 0: its keys in its first bytes; or, named by
- * the Model Zoo's own name and place (named), nothing another tool's JSON object could be
- * (empty, unreadable, not JSON), so the load names the file and why; or anything under
- * --format cerebras (asked). */
-static int cb_claim(const char *path, bool named, bool asked, int score)
+/* score when path is a Cerebras file, else 0: in the Model Zoo's own place (own), whatever
+ * it holds (a truncated file's first bytes may hold no key yet); its keys in its first
+ * bytes; or, given by path under the Model Zoo's name (named), nothing another tool's JSON
+ * object could be (empty, unreadable, not JSON); so the load names the file and why; or
+ * anything under --format cerebras (asked). */
+static int cb_claim(const char *path, bool own, bool named, bool asked, int score)
 {
 	bool broken;
-	return looks_like_cb(path, &broken) || asked || (named && broken) ? score : 0;
+	return own || asked || looks_like_cb(path, &broken) || (named && broken) ? score : 0;
 }
 
 void sweep_cb_dir_files(const char *dir, char ***files, size_t *n)
@@ -87,12 +99,12 @@ int sweep_cb_probe(const char *path, const struct opts *opts)
 	if (stat(path, &st) != 0)
 		return 0;
 	if (S_ISREG(st.st_mode))
-		return cb_claim(path, is_cb_name(path), asked, 90);
+		return cb_claim(path, in_own_place(path), is_cb_name(path), asked, 90);
 	if (!S_ISDIR(st.st_mode))
 		return 0;
 	bool own = false;
 	char *p = cb_in_dir(path, &own);
-	int r = p ? cb_claim(p, own, asked, 80) : 0;
+	int r = p ? cb_claim(p, own, own, asked, 80) : 0;
 	free(p);
 	return r;
 }
@@ -104,6 +116,9 @@ struct cb_read {
 	const struct json_doc *d;
 	size_t bad;
 	long ordinal;   /* the ordinal being read, -1 for the aggregate */
+	bool zero_agg;          /* the aggregate's total_time is 0 (read_zeros) */
+	size_t zero_ord;        /* ordinals whose total_time is 0 */
+	long long zero_at;      /* offset of the first such total_time */
 };
 
 /* Warn that the value at token t of key is unusable and why (sweep_bad_json, the field
@@ -161,6 +176,51 @@ static bool count(struct cb_read *rd, int obj, const char *key, long long *out, 
 	return false;
 }
 
+/* A rate of obj read as missing (read_zeros): where it is and whether it is there. */
+struct cb_rate {
+	const double *v;
+	bool *has;
+};
+
+/* formats.md §5.1: perf_utils writes a total_time of 0 for a rate of 0 and a rate of 0 for a
+ * total_time of 0: neither was measured. obj's total_time of 0 (*has_time) and the rates of 0
+ * beside it are read as missing, flagged in *zero_time and *zero_rate, and counted in rd for
+ * the load's note (zero_note). */
+static void read_zeros(struct cb_read *rd, int obj, double time, bool *has_time, const struct cb_rate *rates,
+		       size_t n, bool *zero_time, bool *zero_rate)
+{
+	if (!*has_time || time != 0)
+		return;
+	*has_time = false;
+	*zero_time = true;
+	for (size_t i = 0; i < n; i++)
+		if (*rates[i].has && *rates[i].v == 0) {
+			*rates[i].has = false;
+			*zero_rate = true;
+		}
+	if (!rd->zero_agg && !rd->zero_ord)
+		rd->zero_at = rd->d->tok[json_get(rd->d, obj, "total_time")].start;
+	if (rd->ordinal < 0)
+		rd->zero_agg = true;
+	else
+		rd->zero_ord++;
+}
+
+/* The note of what read_zeros read as missing: "total_time 0 in the aggregate and 2 ordinals
+ * read as not measured, ...". */
+static void zero_note(const struct cb_read *rd)
+{
+	if (!rd->zero_agg && !rd->zero_ord)
+		return;
+	char ords[48] = "";
+	if (rd->zero_ord)
+		snprintf(ords, sizeof(ords), "%s%zu ordinal%s", rd->zero_agg ? " and " : "", rd->zero_ord,
+			 rd->zero_ord == 1 ? "" : "s");
+	diag_add(&rd->run->diags, DIAG_INFO, rd->path, -1, rd->zero_at, -1,
+		 "total_time 0 in %s%s read as not measured, as is a rate of 0 beside it: the Model Zoo writes 0 "
+		 "for a time or rate it could not compute", rd->zero_agg ? "the aggregate" : "", ords);
+}
+
 static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 {
 	p->has_sps = nonneg(rd, 0, "samples_per_sec", &p->samples_per_sec, NULL);
@@ -173,6 +233,10 @@ static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 	p->has_rate = nonneg(rd, 0, "rate", &p->rate, NULL);
 	p->has_flops = nonneg(rd, 0, "flops_utilization", &p->flops_util, NULL);
 	p->trainer_shape = p->has_global || p->has_rate || p->has_flops;
+	p->has_est = p->has_est && p->est_sps != 0; /* a counter, 0 if absent (formats.md §5.1) */
+	const struct cb_rate rates[] = { { &p->samples_per_sec, &p->has_sps }, { &p->global_rate, &p->has_global },
+					 { &p->rate, &p->has_rate } };
+	read_zeros(rd, 0, p->total_time, &p->has_time, rates, ARRAY_LEN(rates), &p->zero_time, &p->zero_rate);
 }
 
 static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
@@ -194,8 +258,10 @@ static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
 			r.has_rate = nonneg(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
 			r.has_time = nonneg(rd, k, "total_time", &r.total_time, &r.bad_time);
 			r.has_samples = count(rd, k, "total_samples", &r.total_samples, &r.bad_samples);
+			const struct cb_rate rate = { &r.samples_per_sec, &r.has_rate };
+			read_zeros(rd, k, r.total_time, &r.has_time, &rate, 1, &r.zero_time, &r.zero_rate);
 		}
-		if (!r.has_rate && !r.has_time && !r.has_samples) {
+		if (!r.has_rate && !r.has_time && !r.has_samples && !r.zero_time) {
 			diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[k].start, -1,
 				 "ordinal %zu has no samples_per_sec/total_samples/total_time", p->nord);
 			rd->bad++;
@@ -216,7 +282,8 @@ static int load_file(struct run *run, struct sweep_set *s, const char *path)
 	struct cb_read rd = { .run = run, .path = path, .d = &d, .ordinal = -1 };
 	read_aggregate(&rd, &p);
 	size_t recs = read_ordinals(&rd, &p);
-	bool any = p.has_sps || p.has_time || p.has_samples || p.has_global || p.nord;
+	zero_note(&rd);
+	bool any = p.has_sps || p.has_time || p.zero_time || p.has_samples || p.has_global || p.nord;
 	sweep_json_close(&d);
 	run_source_done(run, src, recs + (any ? 1 : 0), rd.bad, 0, false);
 	if (!any) {
@@ -254,7 +321,7 @@ static bool close_to(double a, double b)
 
 bool cb_has_aggregate(const struct cb_perf *p)
 {
-	return p->has_sps || p->has_samples || p->has_time;
+	return p->has_sps || p->has_samples || p->has_time || p->zero_time;
 }
 
 static bool ordinal_rate(const struct cb_ordinal *o, double *rate)
@@ -307,13 +374,13 @@ static void compare_ordinals(struct cb_perf *p)
 static void no_rate_why(const struct cb_ordinal *o, char *buf, size_t n)
 {
 	char rate[40], time[40];
-	if (o->has_rate)
+	if (o->has_rate || o->zero_rate)
 		snprintf(rate, sizeof(rate), "samples_per_sec %g", o->samples_per_sec);
 	else
 		snprintf(rate, sizeof(rate), "no samples_per_sec");
 	if (!o->has_samples)
 		snprintf(time, sizeof(time), "no total_samples");
-	else if (o->has_time)
+	else if (o->has_time || o->zero_time)
 		snprintf(time, sizeof(time), "total_time %g", o->total_time);
 	else
 		snprintf(time, sizeof(time), "no total_time");
@@ -354,7 +421,7 @@ void cb_recompute(struct cb_perf *p)
 		const struct cb_ordinal *o = &p->ord[i];
 		if (!o->has_samples)
 			unusable_why(p->c_why, sizeof(p->c_why), i, "total_samples", o->bad_samples);
-		else if (time == 0 && !o->has_time)
+		else if (time == 0 && !o->has_time && !o->zero_time) /* a 0 is passed over, as upstream's */
 			unusable_why(p->c_why, sizeof(p->c_why), i, "total_time", o->bad_time);
 		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
@@ -368,7 +435,8 @@ void cb_recompute(struct cb_perf *p)
 	p->c_time = time;
 	p->c_sps = samples / time;
 	p->has_c = true;
-	if ((p->has_samples && !close_to((double)p->total_samples, samples)) ||
+	/* a stored total_time of 0 says no ordinal has one */
+	if ((p->has_samples && !close_to((double)p->total_samples, samples)) || p->zero_time ||
 	    (p->has_time && !close_to(p->total_time, time)) ||
 	    (p->has_sps && !close_to(p->samples_per_sec, p->c_sps)))
 		p->mismatch = true;

@@ -5,7 +5,9 @@
  * merged, responses without generated text dropped), then request latency, TTFT,
  * TTST, ITL, per-user token rate, request count and throughput with numpy-linear
  * percentiles, cross-checked against the exported values. A request with a response
- * before it (or before the response ahead) is warned about and gives no times. A file
+ * before it (or before the response ahead), or whose first response comes more than a
+ * day after it (a timestamp of 0, or of another clock), is warned about and gives no
+ * times (it still counts as sent). A file
  * holding several experiments (a --concurrency-range run) gives a config per experiment,
  * each numbered (experiment) for load_genai.c to name by its level, and each takes the
  * model its requests' payload names, so experiments of other models stay apart. */
@@ -367,11 +369,14 @@ static long early_response(long long t0, const struct resp_scan *rs, double *ms)
 	return -1;
 }
 
-/* Request r's times into q, unless a response comes before the request or the response
- * ahead of it: then it counts as sent (the throughput's count) but, warned about with its
- * offset, gives no latency. False then. */
-static bool take_request(struct run *run, const char *path, const struct json_doc *d, int r, long long t0,
-			 struct resp_scan *rs, struct req_metrics *q)
+/* No request waits this long (s) for its first response: a request timestamp that far
+ * before it is none (0) or of another clock. */
+static const double raw_max_wait_s = 86400;
+
+/* Why the times of a request sent at t0 cannot be used, into why (false when they can): a
+ * response before the request or the response ahead of it, or a first response more than
+ * raw_max_wait_s after it. */
+static bool unusable_times(long long t0, const struct resp_scan *rs, char *why, size_t n)
 {
 	double ms;
 	long early = early_response(t0, rs, &ms);
@@ -379,13 +384,32 @@ static bool take_request(struct run *run, const char *path, const struct json_do
 		char before[32] = "its request";
 		if (early)
 			snprintf(before, sizeof(before), "response %ld", early);
-		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[r].start, -1,
-			 "response %ld comes %.6g ms before %s; the request's times are ignored", early + 1, ms,
-			 before);
+		snprintf(why, n, "response %ld comes %.6g ms before %s", early + 1, ms, before);
+		return true;
+	}
+	double wait = rs->n ? ((double)rs->ts[0] - (double)t0) / 1e9 : 0;
+	if (wait <= raw_max_wait_s)
+		return false;
+	snprintf(why, n, "request timestamp %lld comes %.6g s before its first response (over a day: not a "
+		 "time of this run)", t0, wait);
+	return true;
+}
+
+/* Request r's times into q, unless they cannot be used (unusable_times): then it counts as
+ * sent (the throughput's count) but, warned about with its offset, gives no latency. False
+ * then. */
+static bool take_request(struct run *run, const char *path, const struct json_doc *d, int r, long long t0,
+			 struct resp_scan *rs, struct req_metrics *q)
+{
+	char why[160];
+	bool unusable = unusable_times(t0, rs, why, sizeof(why));
+	if (unusable) {
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[r].start, -1, "%s; the request's times are ignored",
+			 why);
 		rs->n = 0;
 	}
 	add_request(q, t0, rs);
-	return early < 0;
+	return !unusable;
 }
 
 /* The experiment of exps at the level file config c records (its summary export's

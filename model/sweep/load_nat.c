@@ -5,9 +5,11 @@
  * next to the recomputation (nat_recompute) so the views can show where they differ;
  * the jobs of one calc output directory are merged as the calculator's offline mode
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
- * warned about with its offset (sweep_bad_json) and left out; a directory the search
- * cannot list is an error (sweep_dir_unreadable). sweep_sizing_needs says which sizing
- * options an estimate still needs. */
+ * warned about with its offset (sweep_bad_json) and left out; a concurrency given twice
+ * in calc_data (the key "4" twice, or "1" and "1.0") is warned about with both offsets
+ * and only the last is used, as the calculator's JSON reader keeps the last of a key
+ * (keep_last); a directory the search cannot list is an error (sweep_dir_unreadable).
+ * sweep_sizing_needs says which sizing options an estimate still needs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -233,6 +235,34 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	return true;
 }
 
+/* p (calc_data key k) when n already has its concurrency (read at key keys[j]): warned
+ * about, naming both keys and their offsets, and put in the place of the earlier one,
+ * which is left out: the last is used, as a JSON reader (the calculator's Python) keeps
+ * the last of a key given twice. False when the concurrency is new. */
+static bool keep_last(struct run *run, const char *path, const struct json_doc *d, struct nat_calc *n,
+		      int *keys, int k, const struct nat_point *p)
+{
+	for (size_t j = 0; j < n->npt; j++) {
+		if (n->pt[j].conc != p->conc)
+			continue;
+		char raw[2][32], key[2][128];
+		json_strcpy(d, keys[j], raw[0], sizeof(raw[0]));
+		json_strcpy(d, k, raw[1], sizeof(raw[1]));
+		for (int i = 0; i < 2; i++)
+			text_sanitize(raw[i], strlen(raw[i]), key[i], sizeof(key[i]), 0);
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[k].start, -1,
+			 "concurrency %g given twice in calc_data (key '%s' at byte %d, and '%s' here): the last is "
+			 "used, as the calculator's JSON reader keeps the last; the first is left out",
+			 p->conc, key[0], d->tok[keys[j]].start, key[1]);
+		free(n->pt[j].item_lat);
+		free(n->pt[j].item_rt);
+		n->pt[j] = *p;
+		keys[j] = k;
+		return true;
+	}
+	return false;
+}
+
 static int cmp_point(const void *a, const void *b)
 {
 	double x = ((const struct nat_point *)a)->conc, y = ((const struct nat_point *)b)->conc;
@@ -283,20 +313,24 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 		n.alias_layout = cd >= 0;
 	}
 	size_t recs = 0, bad = 0;
+	int *keys = NULL; /* each point's key token, until sorted */
 	if (cd < 0 || !json_is_object(&d, cd))
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1,
 			 "no calc_data object: not a sizing calculator output");
 	for (int k = cd >= 0 && json_is_object(&d, cd) ? json_first(&d, cd) : -1; k >= 0;
 	     k = json_next(&d, cd, k)) {
 		struct nat_point p;
-		if (!read_point(run, path, &d, k, &p, &bad)) {
+		if (!read_point(run, path, &d, k, &p, &bad) || keep_last(run, path, &d, &n, keys, k, &p)) {
 			bad++;
 			continue;
 		}
 		n.pt = xrealloc(n.pt, (n.npt + 1) * sizeof(*n.pt));
+		keys = xrealloc(keys, (n.npt + 1) * sizeof(*keys));
+		keys[n.npt] = k;
 		n.pt[n.npt++] = p;
 		recs++;
 	}
+	free(keys);
 	if (n.npt)
 		qsort(n.pt, n.npt, sizeof(*n.pt), cmp_point);
 	int fr = json_get(&d, 0, "fit_results");

@@ -393,6 +393,9 @@ static void cb_file_summary(const struct cb_perf *p, const char *prefix, struct 
 	else if (p->has_global)
 		summary_add(out, TONE_NORMAL, "Cerebras", "%sglobal rate %s samples/s (trainer)", prefix,
 			    sweep_num_text(p->global_rate, 2, v, sizeof(v)));
+	else if (p->zero_rate)
+		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: 0 samples/s over 0 s is the Model Zoo's "
+			    "'not measured'; no ordinals", prefix);
 	else
 		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: no samples_per_sec, global rate or ordinals",
 			    prefix);

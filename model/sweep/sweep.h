@@ -175,6 +175,8 @@ struct cb_ordinal {
 	double samples_per_sec, total_time;
 	long long total_samples;
 	bool has_rate, has_time, has_samples;
+	bool zero_time, zero_rate;           /* total_time 0, samples_per_sec 0 beside it: read as
+					      * missing (has_* false), the Model Zoo's "unknown" */
 	const char *bad_time, *bad_samples;  /* there but unusable, why in the loaders' one wording
 					      * ("not a finite number", "negative", "not an integer",
 					      * "too large for a count"; warned), else NULL */
@@ -206,6 +208,8 @@ struct cb_perf {
 	long long total_samples;
 	bool has_sps, has_time, has_compile, has_prog, has_est, has_global, has_rate,
 	     has_flops, has_samples;
+	bool zero_time, zero_rate;           /* total_time 0, a rate 0 beside it: missing, as
+					      * cb_ordinal's; est_samples_per_sec 0 is missing too */
 	struct cb_ordinal *ord;
 	size_t nord;
 	/* recomputed aggregate (merge rule), only with ordinals that all have total_samples

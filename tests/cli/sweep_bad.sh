@@ -14,7 +14,12 @@
 # or line and left out (never a constraint's pass; not judged when no config has a usable
 # value): a GenAI-Perf JSON or CSV statistic, an
 # analyze CSV cell, a NAT p95 or item time, a Cerebras rate, and a raw export's request
-# whose response comes before it. A JSON file that starts with a UTF-8 BOM is read.
+# whose response comes before it, or whose first response comes over a day after it (a
+# timestamp of 0: counted as sent, no latency). A NAT concurrency given twice in calc_data
+# (the key "4" twice, or "1" and "1.0") is warned about with both offsets and only the last
+# is fitted and shown. A Cerebras file in its own place (performance/) cut before its
+# first rate key is still claimed, its truncation named without --format. A JSON file that
+# starts with a UTF-8 BOM is read.
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -109,6 +114,14 @@ printf '{"samples_per_sec": 1.5,\n "total_samples": ]}\n' >cj/performance.json
 "$BIN" --export sources --no-index cj >/dev/null 2>cj.err
 tap_check "invalid JSON (a Cerebras file): the error at the byte offset where the parser stopped" \
 	'grep -qx "tscope-tui: cj/performance.json@43: invalid JSON" cj.err'
+# cut before its first rate key: claimed by its place (performance/), not by its keys
+mkdir -p ct/performance
+printf '{\n    "compile_time": 120.5,\n    "est_samples_per_sec": 0,\n    "ordinals": []\n}\n' | head -c 60 \
+	>ct/performance/performance.json
+"$BIN" --print --no-index ct >/dev/null 2>ct.err
+tap_check "a Cerebras file in its own place cut before any rate key: the truncation named, without --format" \
+	'grep -qx "tscope-tui: ct/performance/performance.json@60: truncated JSON" ct.err &&
+	 ! grep -q "no supported data" ct.err'
 
 # --- Cerebras -------------------------------------------------------------------------
 mkdir -p cb
@@ -198,6 +211,22 @@ ignored" nr.csv &&
 tap_eq "... and gives no latency: the average is the other request's" "1000/1" \
 	"$(col nr_sweep.csv latency_avg_ms)/$(col nr_sweep.csv request_count)"
 
+# a request timestamp of 0: its first response comes 1.7e9 s (over a day) after it
+mkdir -p t0/m-openai-chat-concurrency1
+f=t0/m-openai-chat-concurrency1/profile_export.json
+printf '{"experiments":[{"experiment":{"mode":"concurrency","value":1},"requests":[%s,%s,%s]}]}\n' \
+	'{"timestamp":1700000000000000000,"response_timestamps":[1700000000100000000]}' \
+	'{"timestamp":0,"response_timestamps":[1700000000150000000]}' \
+	'{"timestamp":1700000000100000000,"response_timestamps":[1700000000200000000]}' >"$f"
+sources t0 >t0.csv
+tap_check "raw export: a request timestamp over a day before its first response (0) is warned about and skipped" \
+	'grep -qx "warning,$f,,,,153,,,request timestamp 0 comes 1.7e+09 s before its first response (over a day: \
+not a time of this run); the request.s times are ignored" t0.csv &&
+	 grep -q "^file,$f,genai-perf,,,,2,1,ok$" t0.csv'
+"$BIN" --export sweep --no-index t0 >t0_sweep.csv 2>/dev/null
+tap_eq "... its latency left out, counted as sent: 3 requests over 0.2 s" "100/2/15" \
+	"$(col t0_sweep.csv latency_p99_ms)/$(col t0_sweep.csv request_count)/$(col t0_sweep.csv request_throughput)"
+
 mkdir -p nn/online/job_1
 f=nn/online/job_1/calc_runner_output.json
 printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4.0}},
@@ -210,6 +239,33 @@ tap_check "NAT: a negative p95 and item time warned about with their offset" \
 "$BIN" --export sizing_points --no-index nn >nn_pts.csv 2>/dev/null
 tap_check "... and that concurrency is not valid for the fit, its latency empty" \
 	'grep -q "^$f,online,2,,4.7,.*,no,"  nn_pts.csv'
+
+# a concurrency given twice: the key "4" twice, and "1" beside "1.0"
+mkdir -p nd/online/job_1
+f=nd/online/job_1/calc_runner_output.json
+printf '{"calc_data": {%s,\n%s,\n%s,\n%s,\n%s,\n%s}}\n' \
+	'"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4.0}}' \
+	'"1.0": {"sizing_metrics": {"llm_latency_p95": 1.2, "workflow_runtime_p95": 4.3}}' \
+	'"2": {"sizing_metrics": {"llm_latency_p95": 1.3, "workflow_runtime_p95": 4.7}}' \
+	'"4": {"sizing_metrics": {"llm_latency_p95": 1.5, "workflow_runtime_p95": 5.7}}' \
+	'"4": {"sizing_metrics": {"llm_latency_p95": 1.9, "workflow_runtime_p95": 6.9}}' \
+	'"8": {"sizing_metrics": {"llm_latency_p95": 2.1, "workflow_runtime_p95": 7.9}}' >"$f"
+sources nd >nd.csv
+twice() { # twice CONC FIRST AT SECOND: the warning of a concurrency given twice
+	printf "concurrency %s given twice in calc_data (key '%s' at byte %s, and '%s' here): the last is used, %s" \
+		"$1" "$2" "$3" "$4" "as the calculator's JSON reader keeps the last; the first is left out"
+}
+tap_check "NAT: a concurrency given twice (the same key, or 1 and 1.0) is warned about with both offsets" \
+	'grep -qxF "warning,$f,,,,96,,,\"$(twice 1 1 16 1.0)\"" nd.csv &&
+	 grep -qxF "warning,$f,,,,338,,,\"$(twice 4 4 258 4)\"" nd.csv && grep -q "^file,$f,nat,,,,4,2,ok$" nd.csv'
+"$BIN" --print --no-index --color never nd >nd.txt 2>/dev/null
+"$BIN" --export sizing_points --no-index nd >nd_pts.csv 2>/dev/null
+tap_check "... only the last is fitted and shown: 4 concurrencies, 4 points, no outlier flag on a level twice" \
+	'grep -q "^● GPU SIZING — NAT calculator, 4 concurrencies$" nd.txt &&
+	 ! grep -q "!LR\|outliers removed" nd.txt &&
+	 [ "$(cut -d, -f3-5 nd_pts.csv | tr "\n" " ")" = "concurrency,llm_latency_p95_s,workflow_runtime_p95_s \
+1,1.2,4.3 2,1.3,4.7 4,1.9,6.9 8,2.1,7.9 " ]'
+
 mkdir -p cr
 printf '{"global_rate": -12.5, "samples_per_sec": 3.0}\n' >cr/performance.json
 tap_check "Cerebras: a negative global_rate is warned about" \

@@ -14,7 +14,10 @@
 # judged; a flat or 2-point fit is no poor fit (a 2-point fit: poor_fit empty, the
 # headline says 2 points and gives no R²); Cerebras ordinals missing the merge rule's
 # keys give no recomputed aggregate, a file without a stored aggregate no mismatch (not
-# judged), missing stored fields n/a, an ordinal without a rate a not-judged line; a NAT
+# judged), missing stored fields n/a, an ordinal without a rate a not-judged line, the
+# Model Zoo's 0 for what it did not measure (total_time 0 and samples_per_sec 0 beside it,
+# est_samples_per_sec 0) missing with a note, an ordinal's 0 time passed over by the merge
+# rule and a stored time of 0 beside an ordinal's time a mismatch; a NAT
 # file of 1 concurrency says so in the singular; a fit of fewer than 5 points says its
 # outliers were not tested (the not-judged list); NAT points without per_item_metrics
 # have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
@@ -240,6 +243,33 @@ printf '{"ordinals":[%s,%s,%s],"samples_per_sec":200.0,"total_samples":2000,"tot
 tap_check "an ordinal with 0 samples in 0 s cannot be rated: listed as not judged, with why" \
 	'grep -q "^  - slow Cerebras ordinal 0 of cbz/performance.json (not rated: it has samples_per_sec 0 and \
 total_time 0)$" cbz.txt'
+# the Model Zoo's 0 for what it could not measure (formats.md §5.1): missing, never a rate of 0
+mkdir -p cb0 cb0o
+printf '{"compile_time":5.0,"est_samples_per_sec":0,"programming_time":1.0,%s}' \
+	'"samples_per_sec":0,"total_samples":1000,"total_time":0' >cb0/performance.json
+printf '{"ordinals":[%s,%s],"samples_per_sec":0,"total_samples":2000,"total_time":0}' \
+	'{"samples_per_sec":100.0,"total_samples":1000,"total_time":10.0}' \
+	'{"samples_per_sec":0,"total_samples":1000,"total_time":0}' >cb0o/performance.json
+"$BIN" --print --no-index --color never cb0 >cb0.txt 2>/dev/null
+"$BIN" --export cerebras --no-index cb0 >cb0.csv 2>/dev/null
+"$BIN" --export sources --no-index cb0 >cb0_src.csv 2>/dev/null
+tap_check "samples_per_sec 0 over total_time 0: rate n/a (not 0.00 samples/s), time n/a, a note says why" \
+	'grep -q "^  Cerebras  *rate n/a: 0 samples/s over 0 s is the Model Zoo.s .not measured.; no ordinals$" \
+		cb0.txt &&
+	 grep -q "^  stored: n/a samples/s · 1000 samples · n/a s · compile 5.000 s" cb0.txt &&
+	 ! grep -q "0\.00 samples/s" cb0.txt &&
+	 grep -q "^info,cb0/performance.json,,,,121,,,\"total_time 0 in the aggregate read as not measured" \
+		cb0_src.csv'
+tap_check "... and est_samples_per_sec 0 (the counter absent) is an empty cell, as are the rate and time" \
+	'awk -F, "NR == 1 { for (i = 1; i <= NF; i++) col[\$i] = i; next }
+		{ if (\$col[\"est_samples_per_sec\"] \$col[\"samples_per_sec\"] \$col[\"total_time_s\"] != \"\")
+			bad = 1 }
+		END { exit bad || NR != 2 }" cb0.csv'
+"$BIN" --print --no-index --color never cb0o >cb0o.txt 2>/dev/null
+tap_check "an ordinal's 0 time is passed over by the merge rule, and a stored time of 0 beside one disagrees" \
+	'grep -q "^    ordinal 1: - samples/s · 1000 samples · - s$" cb0o.txt &&
+	 grep -q "^  recomputed (merge rule): 200.00 samples/s · 2000 samples · 10.000 s  <- stored aggregate \
+disagrees$" cb0o.txt'
 
 # --- NAT --------------------------------------------------------------------------------
 mkdir -p nat/online/job_1
