@@ -510,8 +510,11 @@ static void PRINTF_LIKE(2, 3) append(char **s, const char *fmt, ...)
 
 static void append_paths(char **s, const struct run_group *g)
 {
-	for (size_t k = 0; k < g->npaths; k++)
-		append(s, " %s", g->paths[k]);
+	for (size_t k = 0; k < g->npaths; k++) {
+		char *safe = text_sanitize_dup(g->paths[k], 0);
+		append(s, " %s", safe);
+		free(safe);
+	}
 	append(s, "\n");
 }
 
@@ -529,9 +532,13 @@ static void append_command(char **s, const struct run_group *g)
 /* What group g is: "pytscope run 'ddp', 2 ranks", "Kineto traces", ... (malloc'd). */
 static char *group_what(const struct run_group *g)
 {
-	if (g->family == FAMILY_STEPS)
-		return xasprintf("pytscope run '%s', %zu rank%s%s", g->name ? g->name : "run", g->nrank,
-				 g->nrank == 1 ? "" : "s", g->complete ? "" : ", no step logs");
+	if (g->family == FAMILY_STEPS) {
+		char *name = text_sanitize_dup(g->name ? g->name : "run", 0);
+		char *what = xasprintf("pytscope run '%s', %zu rank%s%s", name, g->nrank, g->nrank == 1 ? "" : "s",
+				       g->complete ? "" : ", no step logs");
+		free(name);
+		return what;
+	}
 	if (g->astray)
 		return xasprintf("%s in none of the directories given", family_word[g->family]);
 	return xstrdup(family_word[g->family]);
@@ -546,13 +553,15 @@ static bool any_astray(const struct run_identity *id)
 	return false;
 }
 
-/* PATH as a message names it: without its trailing '/' (malloc'd). */
+/* PATH as a message names it: without its trailing '/', sanitized (malloc'd). */
 static char *path_word(const char *path)
 {
 	size_t n = strlen(path);
 	while (n > 1 && path[n - 1] == '/')
 		n--;
-	return xstrndup(path, n);
+	char *word = xstrndup(path, n), *safe = text_sanitize_dup(word, 0);
+	free(word);
+	return safe;
 }
 
 /* Why id is refused (malloc'd): its nested PATHs, else its runs. */
@@ -677,9 +686,11 @@ struct run *run_identity_mismatch(const struct run *run, char *why, size_t n)
 		const struct trace_rank *r = ts->r[i];
 		if (steps_rank_index(run->steps, r->rank) >= 0)
 			continue;
+		char *path = text_sanitize_dup(r->path, 0);
 		char *reason = xasprintf("the trace %s is rank %d, which the step logs (%zu ranks) do not have: it "
 					 "belongs to another run; they are never merged",
-					 r->path, r->rank, steps_nranks(run->steps));
+					 path, r->rank, steps_nranks(run->steps));
+		free(path);
 		char *word = text_shell_word_dup(r->path);
 		char *src_why = xasprintf("refused: rank %d, not a rank of the step logs; open it alone: "
 					  "tscope-tui --format kineto %s (or attach it with --trace FILE)",

@@ -89,8 +89,9 @@ void run_identity_notes(const struct run_identity *id, size_t group, struct run 
 /* True when the runs are exactly two complete pytscope runs (a comparison). */
 bool run_identity_is_pair(const struct run_identity *id);
 /* What was found and how to open one run, several lines, each ending in "\n" (data
- * text unsanitized: sanitize before printing; the paths of the command lines are shell
- * words, text_shell_word_dup); first the nested PATHs when there are. malloc'd. */
+ * text sanitized, so a newline of a path is "^J", never a line of its own; the paths of
+ * the command lines are shell words, text_shell_word_dup); first the nested PATHs when
+ * there are. malloc'd. */
 char *run_identity_describe(const struct run_identity *id);
 /* The refusal of id (more than one run, not a pair, or nested PATHs) as a run in the
  * model: no data, one source per PATH of each group whose `refused` says which run it is
@@ -105,7 +106,7 @@ void run_identity_free(struct run_identity *id);
  * (its steps are the traces' own ProfilerSteps: trace_steps_only). NULL when they are; else
  * the refused run (as run_identity_refusal: run's sources and diagnostics, no data, the
  * foreign trace's source saying why), with what was found and how to pick in why (lines
- * ending in "\n", unsanitized but for the command line's shell word) for stderr. The
+ * ending in "\n", the trace's path sanitized, the command line's a shell word) for stderr. The
  * caller frees both runs. */
 struct run *run_identity_mismatch(const struct run *run, char *why, size_t n);
 

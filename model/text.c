@@ -183,25 +183,20 @@ static bool shell_plain_byte(unsigned char c)
 	       (c && strchr("_-./,:@%+=", c));
 }
 
-char *text_shell_word_dup(const char *s)
+/* word as it is, or in single quotes with each ' as '\'' (malloc'd). */
+static char *single_quoted(const char *word)
 {
-	char *safe = text_sanitize_dup(s, 0);
-	if (safe[0] == '-') { /* a command would read it as an option */
-		char *dotted = xasprintf("./%s", safe);
-		free(safe);
-		safe = dotted;
-	}
 	size_t n = 0, quotes = 0;
-	bool plain = safe[0] != '\0';
-	for (; safe[n]; n++) {
-		plain &= shell_plain_byte((unsigned char)safe[n]);
-		quotes += safe[n] == '\'';
+	bool plain = word[0] != '\0';
+	for (; word[n]; n++) {
+		plain &= shell_plain_byte((unsigned char)word[n]);
+		quotes += word[n] == '\'';
 	}
 	if (plain)
-		return safe;
+		return xstrdup(word);
 	char *out = xmalloc(n + quotes * 3 + 3), *o = out;
 	*o++ = '\'';
-	for (const char *p = safe; *p; p++) {
+	for (const char *p = word; *p; p++) {
 		if (*p == '\'') {
 			memcpy(o, "'\\''", 4);   /* close the quotes, a quoted ', open them again */
 			o += 4;
@@ -211,7 +206,47 @@ char *text_shell_word_dup(const char *s)
 	}
 	*o++ = '\'';
 	*o = '\0';
-	free(safe);
+	return out;
+}
+
+static bool is_hex_digit(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* word as $'...' in ASCII (malloc'd): printable ASCII as it is but ' and \ escaped, TAB,
+ * LF and CR as \t \n \r, every other byte as \xHH, and a hex digit right after a \xHH as
+ * \xHH too (POSIX leaves a third digit's meaning unspecified). Bytes, never \u: bash
+ * reads \u as the locale's character, and the word must be the same bytes in any locale. */
+static char *dollar_quoted(const char *word)
+{
+	char *out = xmalloc(strlen(word) * 4 + 4), *o = out;
+	bool after_hex = false;
+	*o++ = '$';
+	*o++ = '\'';
+	for (const unsigned char *p = (const unsigned char *)word; *p; p++) {
+		const char *named = *p == '\t' ? "\\t" : *p == '\n' ? "\\n" : *p == '\r' ? "\\r" :
+				    *p == '\'' ? "\\'" : *p == '\\' ? "\\\\" : NULL;
+		bool raw = !named && *p >= 0x20 && *p < 0x7F && !(after_hex && is_hex_digit(*p));
+		if (named)
+			o += sprintf(o, "%s", named);
+		else if (raw)
+			*o++ = (char)*p;
+		else
+			o += sprintf(o, "\\x%02x", *p);
+		after_hex = !named && !raw;
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return out;
+}
+
+char *text_shell_word_dup(const char *s)
+{
+	const char *path = s ? s : "";
+	char *word = xasprintf("%s%s", path[0] == '-' ? "./" : "", path); /* -x would read as an option */
+	char *out = text_is_clean(word, strlen(word), 0) ? single_quoted(word) : dollar_quoted(word);
+	free(word);
 	return out;
 }
 

@@ -28,11 +28,15 @@ enum { TEXT_ASCII = 1 };
 size_t text_sanitize(const char *in, size_t len, char *out, size_t outsz, unsigned flags);
 /* Sanitized malloc'd copy of a NUL-terminated string (NULL -> ""). The caller frees. */
 char *text_sanitize_dup(const char *s, unsigned flags);
-/* s as a word to paste into a POSIX shell (a path in a suggested command line),
- * malloc'd: sanitized as text_sanitize_dup(s, 0) does (no control byte reaches the
- * terminal), then, unless every byte is plain (letters, digits, non-ASCII characters,
- * _ - . / , : @ % + =), in single quotes with each ' as '\''; a path beginning with -
- * gets ./ in front, so no command reads it as an option. NULL or "" -> "''". */
+/* s as a word to paste into a shell (a path in a suggested command line), malloc'd,
+ * both safe to show and exact: the same bytes once the shell has read it. A path that
+ * text_sanitize() would change (a control byte, C1, an invisible or bidi character,
+ * invalid UTF-8) is in $'...' quotes (bash, zsh, ksh, POSIX.1-2024), ASCII only: \t \n
+ * \r, \' and \\, every other byte outside printable ASCII as \xHH ("e\x1b[2J",
+ * "a\xe2\x80\xaeb" for U+202E). Otherwise, unless every byte is plain (letters, digits,
+ * non-ASCII characters, _ - . / , : @ % + =), in single quotes with each ' as '\''. A
+ * path beginning with - gets ./ in front, so no command reads it as an option. NULL or
+ * "" -> "''". */
 char *text_shell_word_dup(const char *s);
 /* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
  * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII

@@ -97,7 +97,9 @@ static void report_quality(const struct run *run, const char *side)
 	free(of);
 }
 
-/* Each line of text (data text included) sanitized on stderr after "tscope-tui: ". */
+/* Each line of text sanitized on stderr after "tscope-tui: ". The data strings in text
+ * are sanitized already (a newline of a path is "^J"): only the message's own line
+ * breaks split it, so no file name makes a line of its own. */
 static void stderr_lines(const char *text)
 {
 	for (const char *p = text; p && *p;) {
@@ -602,9 +604,9 @@ static bool refuse_empty_path(const struct run_identity *id, const struct opts *
 			continue;
 		char why[160];
 		run_path_why_empty(id->paths[i], why, sizeof(why));
-		char *line = xasprintf("%s: %s", id->paths[i], why);
-		stderr_lines(line);
-		free(line);
+		char *path = text_sanitize_dup(id->paths[i], 0);
+		fprintf(stderr, "tscope-tui: %s: %s\n", path, why);
+		free(path);
 	}
 	if (refused && o->compat_pytscope && id->npaths == 2)
 		fputs("Both run directories must contain steps.\n", stderr);

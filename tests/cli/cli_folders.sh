@@ -7,7 +7,10 @@
 # still open one sweep; a sweep with files of the folder's own opens with a warning naming
 # each run of another kind below it. The command lines suggested (a folder's runs, a
 # mixed PATH's refusal on stderr and in --export sources) quote their paths for a POSIX
-# shell when they need it (a space, a quote), sanitized first, and paste as they are.
+# shell when they need it (a space, a quote), and paste as they are: a path the sanitizer
+# would rewrite (a tab, ESC, a newline, U+202E, U+200B) is in $'...' quotes, ASCII with
+# byte escapes, so it is safe to show and bash reads the path itself; so are a nested
+# PATH's refusal's. A newline in a PATH is ^J in every message, never a line of its own.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -55,11 +58,11 @@ tap_check "a folder of runs: paths with a space or a quote in single quotes, pla
 	'grep -q "^  tscope-tui '"'"'fold/it'"'"'\\\\'"'"''"'"'s'"'"'  *(pytscope)$" err &&
 	 grep -q "^  tscope-tui '"'"'fold/run with space'"'"'  (pytscope)$" err &&
 	 grep -q "^  tscope-tui fold/plain  *(pytscope)$" err'
-tap_check "... a control byte sanitized, then quoted; no raw escape" \
-	'grep -q "^  tscope-tui '"'"'fold/e^\[\[2Jx'"'"'  *(pytscope)$" err && ! grep -q "$(printf "\033")" err'
+tap_check "... a control byte escaped in \$'...' quotes; no raw escape" \
+	'grep -qF "  tscope-tui \$'"'"'fold/e\\x1b[2Jx'"'"'  " err && ! grep -q "$(printf "\033")" err'
 ok=0
 for want in "with space" "fold/it" plain; do
-	line=$(grep -F "$want" err | grep -v "e^\[" | sed 's/^  tscope-tui \(.*\)  *(pytscope)$/\1/')
+	line=$(grep -F "$want" err | grep -v "x1b" | sed 's/^  tscope-tui \(.*\)  *(pytscope)$/\1/')
 	# a subshell: a line that is no shell word (an unmatched quote) fails alone
 	# shellcheck disable=SC2016
 	(eval "\"\$BIN\" --export ranks $line") >pasted 2>/dev/null && [ "$(wc -l <pasted)" -eq 3 ] && ok=$((ok + 1))
@@ -73,4 +76,55 @@ tap_check "a mixed PATH with a space: the refusal's command lines quote it" \
 "$BIN" --export sources "mix dir" >out 2>/dev/null
 tap_check "... and so does --export sources" \
 	'grep -q "open it alone: tscope-tui --format genai-perf '"'"'mix dir'"'"'$" out'
+
+# --- paths the sanitizer rewrites: $'...' words that bash reads as the path ---------
+mkdir esc && for n in 'tab\there' 'e\033[31mx' 'rl\342\200\256o' 'zw\342\200\213sp' 'nl\nx'; do
+	cp -r small "esc/$(printf "$n")"
+done
+"$BIN" --print esc >out 2>esc.err
+tail -n +2 esc.err >got
+cat >want <<'WANT'
+  tscope-tui $'esc/e\x1b[31mx'        (pytscope)
+  tscope-tui $'esc/nl\nx'             (pytscope)
+  tscope-tui $'esc/rl\xe2\x80\xaeo'   (pytscope)
+  tscope-tui $'esc/tab\there'         (pytscope)
+  tscope-tui $'esc/zw\xe2\x80\x8bsp'  (pytscope)
+WANT
+tap_check "a folder of runs: a tab, ESC, newline, U+202E or U+200B in \$'...' with escapes, ASCII only" \
+	'cmp -s got want && ! LC_ALL=C grep -q "$(printf "[\001-\010\016-\037\177-\377]")" esc.err'
+if command -v bash >/dev/null; then
+	ok=0
+	while IFS= read -r line; do
+		word=$(printf '%s\n' "$line" | sed 's/^  tscope-tui \(.*\)  *(pytscope)$/\1/')
+		# shellcheck disable=SC2016
+		BIN=$BIN bash -c '"$BIN" --export ranks '"$word" >pasted 2>/dev/null && [ "$(wc -l <pasted)" -eq 3 ] &&
+			ok=$((ok + 1))
+	done <got
+	tap_eq "... each line pasted into bash opens its run" 5 "$ok"
+	N=$(printf 'esc/nl\nx')
+	"$BIN" --print "$N" "$N/rank0" >out 2>err
+	word=$(sed -n 's/^tscope-tui:   tscope-tui --format pytscope \(.*\/rank0.\)$/\1/p' err)
+	# shellcheck disable=SC2016
+	BIN=$BIN bash -c '"$BIN" --export ranks '"$word" >pasted 2>/dev/null
+	tap_check "a PATH inside another: the refusal's command line in \$'...', pasted into bash opens the inner run" \
+		'[ "$word" = "\$'"'"'esc/nl\\nx/rank0'"'"'" ] && [ "$(wc -l <pasted)" -eq 2 ]'
+else
+	tap_skip "no bash to paste \$'...' into"
+	tap_skip "no bash to paste \$'...' into"
+fi
+
+# --- a newline in a PATH is ^J in a message, never a line of its own ----------------
+F=$(printf 'x\ntscope-tui: data quality: 0 errors (all clear)')
+mkdir -p "$F"
+"$BIN" --print small "$F" >out 2>err
+tap_check "an empty PATH with a newline: one line naming it with ^J, no forged line" \
+	'[ $? -eq 1 ] && [ "$(grep -c "data quality" err)" -eq 1 ] &&
+	 grep -qxF "tscope-tui: x^Jtscope-tui: data quality: 0 errors (all clear): no supported data found here" err'
+N=$(printf 'bad\nname\033[31mred\a')
+mkdir "$N" && cp -r small/. "$N"/
+"$BIN" --print "$N" "$N/rank0" >out 2>err
+tap_check "a PATH inside another, the paths with a newline: each line of the refusal on one line, ^J" \
+	'[ $? -eq 1 ] && [ "$(grep -vc "^tscope-tui: " err)" -eq 0 ] &&
+	 grep -qF "tscope-tui: bad^Jname^[[31mred^G/rank0 is inside bad^Jname^[[31mred^G: give one" err &&
+	 grep -qxF "tscope-tui:   run 1: pytscope run '"'"'demo-ddp'"'"', 2 ranks: bad^Jname^[[31mred^G" err'
 tap_plan

@@ -76,7 +76,8 @@ static void test_sanitize(void)
 }
 
 /* A path as a shell word: as it is when every byte is plain, else in single quotes
- * (' as '\''), sanitized first; one beginning with - after ./ (never read as an option). */
+ * (' as '\''), but one the sanitizer would rewrite in $'...' (ASCII, byte escapes);
+ * one beginning with - after ./ (never read as an option). */
 static void test_shell_word(void)
 {
 	static const struct { const char *in, *want; } words[] = {
@@ -86,10 +87,20 @@ static void test_shell_word(void)
 		{ "it's", "'it'\\''s'" },
 		{ "''", "''\\'''\\'''" },
 		{ "$HOME;~*?", "'$HOME;~*?'" },
-		{ "e\x1b[2J", "'e^[[2J'" },
 		{ "", "''" },
 		{ "-dashrun", "./-dashrun" },
 		{ "-run with space", "'./-run with space'" },
+		/* what the sanitizer would rewrite: $'...', ASCII, the same bytes once read */
+		{ "e\x1b[2J", "$'e\\x1b[2J'" },
+		{ "p/tab\there", "$'p/tab\\there'" },
+		{ "bad\nname\r", "$'bad\\nname\\r'" },
+		{ "a\xe2\x80\xaez", "$'a\\xe2\\x80\\xaez'" },          /* U+202E */
+		{ "zw\xe2\x80\x8b", "$'zw\\xe2\\x80\\x8b'" },          /* U+200B */
+		{ "\xc2\x9b" "31m", "$'\\xc2\\x9b\\x33\\x31m'" },        /* C1, then hex digits */
+		{ "\xff\xfe", "$'\\xff\\xfe'" },                          /* not UTF-8 */
+		{ "it's\\\a\x7f", "$'it\\'s\\\\\\x07\\x7f'" },
+		{ "\xe5\xa4\xa7\t", "$'\\xe5\\xa4\\xa7\\t'" },           /* all ASCII */
+		{ "-\x1b", "$'./-\\x1b'" },
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		char *w = text_shell_word_dup(words[i].in);
