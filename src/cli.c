@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c: the option table, getopt_long and its usage errors (the ambiguity and dash-path
- * helpers `index` shares), --help and the check of the files options name (see cli.h). */
+ * helpers `index` shares), --help, the check of the files options name and the refusal of
+ * --compat pytscope for input pytscope does not read (see cli.h). */
 #include <stdio.h>
 #include "src/cli.h"
 
@@ -16,6 +17,7 @@
 #include "model/infile.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
+#include "model/run.h"
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -451,6 +453,51 @@ int cli_check_inputs(const struct cli *cli)
 	if (cli->opts.kernel_classes)
 		rc |= check_input("kernel-classes", cli->opts.kernel_classes, false);
 	return rc;
+}
+
+/* The input families pytscope 0.2.1 reads none of, by loader name, as a message names them. */
+static const char *const compat_unread[][2] = {
+	{ "genai-perf", "GenAI-Perf sweep" },
+	{ "nat", "NeMo Agent Toolkit sizing" },
+	{ "cerebras", "Cerebras performance.json" },
+	{ "dasf", "DASF event database" },
+};
+
+/* Whether run has data of a family pytscope does not read (any but steps and traces). */
+static bool compat_unread_data(const struct run *run)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		if (registry[s] != &sub_steps && registry[s] != &sub_trace && registry[s]->has_data &&
+		    registry[s]->has_data(run))
+			return true;
+	return false;
+}
+
+/* Whether a source of run, loaded with it, was read by loader fmt. */
+static bool run_has_format(const struct run *run, const char *fmt)
+{
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (run->src[i].format && !run->src[i].refused && !run->src[i].left_out &&
+		    strcmp(run->src[i].format, fmt) == 0)
+			return true;
+	return false;
+}
+
+char *cli_compat_refusal(const struct opts *o, enum cli_mode mode, const struct run *run)
+{
+	const char *name[ARRAY_LEN(compat_unread)];
+	size_t n = 0;
+	for (size_t i = 0; o->compat_pytscope && i < ARRAY_LEN(compat_unread); i++)
+		if (run_has_format(run, compat_unread[i][0]))
+			name[n++] = compat_unread[i][1];
+	if (n == 0 || !compat_unread_data(run)) /* none read: "No steps or trace found", as pytscope */
+		return NULL;
+	char what[160] = "";
+	for (size_t i = 0, len = 0; i < n; i++)
+		len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+					name[i]);
+	return xasprintf("tscope-tui: --compat pytscope: pytscope 0.2.1 reads no %s; drop --compat %s\n", what,
+			 mode == MODE_EXPORT ? "to export it" : mode == MODE_TUI ? "to explore it" : "for its report");
 }
 
 void cli_free(struct cli *cli)

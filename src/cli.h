@@ -7,6 +7,7 @@
 #include "model/opts.h"
 
 struct option;
+struct run;
 
 enum cli_mode { MODE_AUTO, MODE_TUI, MODE_PRINT, MODE_EXPORT, MODE_LIST_VIEWS, MODE_LIST_KEYS,
 		MODE_HELP, MODE_VERSION };
@@ -44,6 +45,12 @@ void cli_dash_path_hint(const char *prog, int argc, char **argv);
  * open them: 0 when each can be, else 1 after naming each that cannot on stderr with
  * why ("--trace x.json: cannot open: No such file or directory"), like a missing PATH. */
 int cli_check_inputs(const struct cli *cli);
+/* --compat pytscope (o) keeps to what pytscope 0.2.1 reads: step logs and Kineto traces.
+ * When the loaded run holds data of another family (a GenAI-Perf sweep, NAT or Cerebras
+ * output, a DASF database; alone or beside a --trace), the usage error naming it and how
+ * mode (the one picked) opens it: one line for stderr, malloc'd; the caller exits 2 with
+ * nothing written on stdout. Else NULL. */
+char *cli_compat_refusal(const struct opts *o, enum cli_mode mode, const struct run *run);
 void cli_free(struct cli *cli);
 void cli_usage(FILE *f);
 

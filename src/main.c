@@ -632,6 +632,19 @@ static int refused_mode(struct cli *cli, struct run *run)
 	return 1;
 }
 
+/* --compat pytscope on a run of a family pytscope does not read (cli_compat_refusal): the
+ * terminal a loading screen kept for the explorer restored, the usage error said. */
+static bool compat_refused(const struct cli *cli, enum cli_mode mode, const struct run *run)
+{
+	char *why = cli_compat_refusal(&cli->opts, mode, run);
+	if (!why)
+		return false;
+	ui_load_end(false);
+	fputs(why, stderr);
+	free(why);
+	return true;
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	struct run_child *kids = NULL;
@@ -644,6 +657,8 @@ static int run_mode(struct cli *cli, struct run *run)
 		return rc;
 	}
 	enum cli_mode mode = pick_mode(cli);
+	if (compat_refused(cli, mode, run))
+		return 2;
 	note_unused_options(&cli->opts, run);
 	if (cli->opts.follow && !follow_applies(run)) {
 		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
@@ -724,7 +739,9 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	meter_clear(&prog->m);
 	enum cli_mode mode = pick_mode(cli);
 	int rc = -1;
-	if (mode == MODE_TUI)
+	if (compat_refused(cli, mode, compare_side(c, 0)) || compat_refused(cli, mode, compare_side(c, 1)))
+		rc = 2;
+	else if (mode == MODE_TUI)
 		rc = ui_run_compare(c, &cli->opts);
 	bool quality = rc < 0; /* --print and --export say each side's, as for one run */
 	if (rc < 0 && mode == MODE_EXPORT) {

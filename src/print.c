@@ -844,20 +844,15 @@ static bool pytscope_reads_trace(const struct run *run)
 /* Whether the report has anything: steps, a distributed summary or another family's
  * data. Under --compat pytscope, what pytscope reads: the lowest rank's step records,
  * the distributed summary of rank dirs' step logs, or a trace it reads (the run dir's
- * own, with a GPU kernel: else analyze_trace gives None). */
+ * own, with a GPU kernel: else analyze_trace gives None). A run with data pytscope does
+ * not read never gets here under --compat: main refuses it (cli_compat_refusal). */
 static bool report_has_data(struct run *run, const struct print_opts *po)
 {
 	if (!po->compat)
 		return has_step_records(run, po) || analysis_distributed(run) || other_family_data(run);
 	if (!trace_steps_only(run) && (has_step_records(run, po) || analysis_distributed(run)))
 		return true;
-	if (pytscope_reads_trace(run) && trace_pysum(run->trace, 0)->present)
-		return true;
-	for (size_t s = 0; s < registry_count; s++) /* not pytscope's: its own report */
-		if (registry[s] != &sub_steps && registry[s] != &sub_trace && registry[s]->has_data &&
-		    registry[s]->has_data(run))
-			return true;
-	return false;
+	return pytscope_reads_trace(run) && trace_pysum(run->trace, 0)->present;
 }
 
 int print_report(struct run *run, FILE *f, const struct print_opts *po)

@@ -3,7 +3,10 @@
 # `--color never analyze` for the spec's fixtures F1 and F2 (goldens tests/cli/f1.out,
 # f2.out; UPDATE=1 rewrites them) and the default report differs only where it should,
 # plus the color layer (an empty NO_COLOR or FORCE_COLOR ignored, but under --compat),
-# --warmup, --flops-per-step/--peak-tflops, exit codes, --help and --version.
+# --compat pytscope refused (exit 2) on input pytscope does not read (sweeps, NAT,
+# Cerebras, DASF; --print, --export, --tui, pairs, beside a --trace),
+# --warmup, --flops-per-step/--peak-tflops, exit codes, --help and --version. TIMING's
+# phase names are aligned by display columns (by code points under --compat pytscope).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -40,6 +43,48 @@ tap_check "default report: the rest as pytscope on F2, walls and the lowest rank
 "$TSCOPE_BIN" --print --compat nope fx/f2 >/dev/null 2>cn.err
 rc=$?
 tap_check "--compat with an unknown tool: exit 2" '[ "$rc" -eq 2 ] && grep -q "expected pytscope" cn.err'
+
+# --compat pytscope on input pytscope 0.2.1 does not read (a GenAI-Perf sweep, NAT or
+# Cerebras output, a DASF database; alone, as a pair, beside a --trace): a usage error
+# naming it, exit 2, nothing on stdout, in every mode; never pytscope's "Training looks
+# balanced" over a sweep whose knee or merge rule could not be judged.
+fx="$TSCOPE_ROOT/tests/unit/fixtures/sweep"
+gen_dir="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+[ -x "$gen_dir/gen_sweep" ] || gen_dir="$TSCOPE_BUILD/tests"
+mkdir -p un/cb un/nat un/one
+cp "$fx/cerebras_sum_of_rates.json" un/cb/performance.json
+cp "$fx/nat_stored_latency_fit.json" un/nat/calc_runner_output.json
+cp "$fx/x_genai_perf.csv" un/one/
+"$gen_dir/gen_sweep" un/sw 20 2 3 >/dev/null && "$gen_dir/gen_sweep" un/sw2 20 2 3 >/dev/null &&
+	"$gen_dir/gen_dasf" fixture un/dasf >/dev/null && "$gen_dir/gen_trace" un/rank0.pt.trace.json 1 0 ||
+	tap_notok "--compat refusal fixtures generated"
+compat_refused() { # compat_refused DESC FAMILY TAIL ARGS...: exit 2, stdout empty, the family named
+	_d=$1 _fam=$2 _tail=$3
+	shift 3
+	"$TSCOPE_BIN" --compat pytscope "$@" >un.out 2>un.err </dev/null
+	_rc=$?
+	_want="tscope-tui: --compat pytscope: pytscope 0.2.1 reads no $_fam; drop --compat $_tail"
+	tap_check "$_d" '[ "$_rc" -eq 2 ] && [ ! -s un.out ] && [ "$(cat un.err)" = "$_want" ]'
+}
+compat_refused "--compat pytscope, a Cerebras performance.json: refused, no verdict" \
+	"Cerebras performance.json" "for its report" --print --color never un/cb
+compat_refused "--compat pytscope, a NAT sizing file: refused" "NeMo Agent Toolkit sizing" "for its report" \
+	--print un/nat
+compat_refused "--compat pytscope, a one-level GenAI-Perf sweep: refused" "GenAI-Perf sweep" "for its report" \
+	--print un/one
+compat_refused "--compat pytscope, a sweep with a knee: refused (no SWEEP rule under --compat)" \
+	"GenAI-Perf sweep" "for its report" --print un/sw
+compat_refused "--compat pytscope, a DASF database: refused" "DASF event database" "for its report" --print un/dasf
+compat_refused "--compat pytscope, a sweep beside a --trace: refused" "GenAI-Perf sweep" "for its report" \
+	--print --trace un/rank0.pt.trace.json un/sw
+compat_refused "--compat pytscope, a pair of sweeps: refused, not compared" "GenAI-Perf sweep" "for its report" \
+	--print un/sw un/sw2
+compat_refused "--compat pytscope --export: refused" "GenAI-Perf sweep" "to export it" --export findings un/sw
+compat_refused "--compat pytscope --tui: refused before the terminal is asked" "Cerebras performance.json" \
+	"to explore it" --tui un/cb
+"$TSCOPE_BIN" --print --color never un/cb >un.out 2>/dev/null
+tap_check "... the same Cerebras file without --compat: its report, exit 0" \
+	'[ $? -eq 0 ] && grep -q "^● CEREBRAS" un.out && ! grep -q "Training looks balanced" un.out'
 
 # Color: SGR only, and stripping it gives the plain text exactly.
 "$TSCOPE_BIN" --print --compat pytscope --color always fx/f2 >c.got
