@@ -62,7 +62,9 @@ char *units_bytes(double bytes, char *out, size_t n)
 }
 
 /* A duration with sig significant digits in the unit it shows best in: ms from the value
- * that rounds to 1 ms at sig digits (0.0009995 s at 3), s from the one that rounds to 1 s. */
+ * that rounds to 1 ms at sig digits (0.0009995 s at 3), s from the one that rounds to 1 s;
+ * whole seconds up to 6 digits ("1234 s"), from 1e6 s sig digits in exponent form
+ * ("1e+09 s", not "1000000001 s"). */
 static char *seconds_sig(double s, int sig, char *out, size_t n)
 {
 	if (!isfinite(s)) {
@@ -77,6 +79,8 @@ static char *seconds_sig(double s, int sig, char *out, size_t n)
 		sig_digits(a * 1e6, sig, "us", tmp, sizeof(tmp));
 	else if (a < 1 - half)
 		sig_digits(a * 1000, sig, "ms", tmp, sizeof(tmp));
+	else if (a >= 999999.5) /* what rounds to 1e6 s and more */
+		snprintf(tmp, sizeof(tmp), "%.*g s", sig, a);
 	else
 		sig_digits(a, sig, "s", tmp, sizeof(tmp));
 	snprintf(out, n, "%s%s", s < 0 ? "-" : "", tmp);

@@ -5,7 +5,8 @@
  * NUMBERS):
  *   durations -> at most 3 significant digits in us, ms or s, trailing zeros dropped
  *                (never more digits than the value has): "850 us", "8.16 ms", "5.6 s",
- *                "4 s", "0 s" (at or above 1000 s the whole seconds: "1234 s")
+ *                "4 s", "0 s" (at or above 1000 s the whole seconds: "1234 s"; from
+ *                1e6 s in exponent form: "1e+09 s", "2.5e+07 s")
  *   sizes     -> binary prefixes, at most 3 significant digits: "512 B", "1.5 KiB",
  *                "4.26 GiB" (below 1 KiB the exact integer)
  *   percents  -> one decimal and "%": "8.5%"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -192,23 +193,6 @@ static size_t spark_width(const struct print_opts *po)
 
 /* ---- sections ----------------------------------------------------------------------- */
 
-/* Step times as pytscope's report computes them: a plain left-to-right sum (t's steps). */
-static double *plain_step_times(struct run *run, const struct timing *t)
-{
-	const struct steps_model *m = run->steps;
-	double *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
-	for (size_t i = 0; i < t->n; i++) {
-		double s = 0, x;
-		for (size_t k = 0; k < steps_nmetrics(m); k++) { /* the lowest rank's order: its records' */
-			int id = steps_metric_nth(m, k);
-			if (steps_metric(m, id)->kind == METRIC_PHASE && steps_value(m, 0, id, timing_pos(t, i), &x))
-				s += x;
-		}
-		v[i] = s;
-	}
-	return v;
-}
-
 /* " (rank K)" after the heading of a section that reads the lowest rank alone (TIMING,
  * MEMORY, CONVERGENCE, as pytscope's) when the run has more: not the run's figures. */
 static const char *lowest_rank(const struct run *run, const struct print_opts *po, char *buf, size_t n)
@@ -224,13 +208,15 @@ static const char *lowest_rank(const struct run *run, const struct print_opts *p
 static char *timing_none(struct run *run, const struct print_opts *po, const struct timing *t)
 {
 	size_t all = t ? steps_nrecords(run->steps, 0) : 0;
-	if (po->compat || (t && t->n > 0 && t->nphase > 0))
+	if (po->compat || (t && t->n > 0 && t->nphase > 0 && !timing_no_time(t)))
 		return NULL;
-	char who[32], *head = NULL;
+	char who[32], why[160], *head = NULL;
 	lowest_rank(run, po, who, sizeof(who));
 	if (t && t->n == 0 && all > 0)
 		head = xasprintf("TIMING%s — n/a: all %zu record%s inside --warmup %ld (nothing left to analyse)",
 				 who, all, all == 1 ? " is" : "s are", run->opts ? run->opts->warmup : 0L);
+	else if (timing_why_na(run, t, 0, why, sizeof(why))) /* every phase 0: no step time, as no budget */
+		head = xasprintf("TIMING%s — n/a: %s", who, why);
 	else if (t && t->n > 0)
 		head = xasprintf("TIMING%s — %zu step%s · n/a ms/step (no phase recorded)", who, t->n,
 				 t->n == 1 ? "" : "s");
@@ -251,6 +237,17 @@ static char *timing_none(struct run *run, const struct print_opts *po, const str
 static double py_float(double v)
 {
 	return isnan(v) ? NAN : v;
+}
+
+/* A share (0..1) with "%": pytscope's "%.*f" of it under --compat, else native's digits (a
+ * share a rule judges stays on its side of the bar: analysis.h BARS). */
+static const char *pct(const struct print_opts *po, double frac, int prec, const char *native, char *buf, size_t n)
+{
+	if (po->compat)
+		snprintf(buf, n, "%.*f%%", prec, py_float(frac * 100));
+	else
+		snprintf(buf, n, "%s%%", native);
+	return buf;
 }
 
 /* "%.1f" of v * scale, or "n/a" when the native report has no finite value. */
@@ -276,9 +273,11 @@ static void timing_head(struct sbuf *b, struct run *run, const struct print_opts
 			       po->compat || t->n != 1 ? "s" : "", mean, sps);
 	title(b, po, bad >= 0.5 ? LED_HIGH : LED_AMBER, head);
 	free(head);
-	char cv[16] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
-	if (po->compat || (t->n > 1 && !na))
+	char cv[40] = "n/a"; /* one step has no spread to measure: not 0.00 (pytscope's) */
+	if (po->compat)
 		snprintf(cv, sizeof(cv), "%.2f", py_float(t->cv));
+	else if (t->n > 1 && !na) /* on its side of TIMING.JITTER's bar */
+		numfmt_same_side(t->cv, BAR_JITTER_CV, 2, cv, sizeof(cv));
 	fmt_ms(p50, sizeof(p50), na ? NAN : t->p50, 1e3, po);
 	fmt_ms(p95, sizeof(p95), na ? NAN : t->p95, 1e3, po);
 	char *tail = xasprintf("   (median %s · p95 %s ms · CV %s)", p50, p95, cv);
@@ -317,7 +316,8 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	}
 	timing_head(&b, run, po, t);
 	bool na = !po->compat && !t->finite;
-	double *st = plain_step_times(run, t);
+	char own[48], num[48];
+	double *st = timing_plain_step_times(run, t);
 	char *spark = sparkline(st, t->n, spark_width(po));
 	free(st);
 	if (spark)
@@ -327,14 +327,12 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 		const struct timing_phase *p = &t->phase[i];
 		bool is_bad = strcmp(p->name, "data") == 0 || strcmp(p->name, "comm") == 0;
 		sb_puts(&b, "  ");
-		sb_pad(&b, p->name, 10);
+		sb_pad(&b, p->name, 10, po);
 		sb_puts(&b, " ");
 		bar(&b, po, na ? 0 : p->fraction, is_bad ? BAR_BAD : BAR_PLAIN);
-		if (na)
-			sb_puts(&b, "    n/a");
-		else
-			sb_printf(&b, " %5.1f%%", py_float(p->fraction * 100));
-		if (po->compat || isfinite(p->seconds))
+		sb_printf(&b, " %6s", na ? "n/a" : pct(po, p->fraction, 1, timing_share_text(p, 1, own, sizeof(own)), num,
+							  sizeof(num)));
+		if (po->compat || isfinite(p->seconds * 1e3)) /* 1e308 s a step: n/a ms, not inf */
 			sb_printf(&b, "  %7.2f ms\n", py_float(p->seconds * 1e3));
 		else
 			sb_puts(&b, "      n/a ms\n");
@@ -344,14 +342,11 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 
 static char *section_memory(struct run *run, const struct print_opts *po)
 {
-	if (!run->steps || !steps_nranks(run->steps))
-		return NULL;
-	const struct memory *m = analysis_memory(run, 0);
-	if (!m->has_memory)
+	const struct memory *m = run->steps && steps_nranks(run->steps) ? analysis_memory(run, 0) : NULL;
+	if (!m || !m->has_memory)
 		return NULL;
 	struct sbuf b = { 0 };
-	char who[32];
-	char *head = xasprintf("MEMORY%s", lowest_rank(run, po, who, sizeof(who)));
+	char who[32], *head = xasprintf("MEMORY%s", lowest_rank(run, po, who, sizeof(who)));
 	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, head);
 	free(head);
 	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", py_float(m->peak_alloc / MB),
@@ -362,6 +357,9 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	if (m->growth > 0) {
 		char *g = xasprintf("  growth %.2f MB/step", py_float(m->growth / MB));
 		sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, g);
+		if (!po->compat && m->n_samples < m->n_steps) /* per step (analysis.h GROWTH): over which */
+			sb_printf(&b, " (%zu memory samples, steps %ld to %ld)", m->n_samples, m->first_step,
+				  m->last_step);
 		sb_puts(&b, "\n");
 		free(g);
 	}
@@ -507,10 +505,11 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	      head);
 	free(head);
 	/* no comm phase recorded, or a NaN in the walls: n/a, not 0% or nan% (pytscope's layout) */
-	char comm[16] = "n/a", wall[24] = "n/a", why[160];
+	char comm[48] = "n/a", wall[24] = "n/a", why[160], own[48];
 	if (po->compat || (steps_has_phase(run->steps, "comm") && isfinite(d->mean_comm_fraction) &&
 			   !analysis_comm_unmeasured(run, why, sizeof(why))))
-		snprintf(comm, sizeof(comm), "%.0f%%", py_float(d->mean_comm_fraction * 100));
+		pct(po, d->mean_comm_fraction, 0, analysis_comm_share_text(d->mean_comm_fraction, 0, own, sizeof(own)),
+		    comm, sizeof(comm));
 	/* a rank without phase time: the walls it is in are no step's wall (the headline says why) */
 	if (po->compat || (isfinite(d->mean_step_wall) && !analysis_wall_unmeasured(run, why, sizeof(why))))
 		snprintf(wall, sizeof(wall), "%.1f ms", py_float(d->mean_step_wall * 1e3));
@@ -587,7 +586,7 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	if (!e && (po->compat || !steps_total_records(run->steps))) /* pytscope prints none; natively, why */
 		return NULL;
 	struct sbuf b = { 0 };
-	char sec[32], why[160];
+	char sec[32], why[160], own[48], num[48];
 	enum led l = !e || !e->has_mfu ? LED_AMBER : e->mfu >= 0.5 ? LED_GREEN : e->mfu >= 0.25 ? LED_MED : LED_HIGH;
 	/* pytscope's budget wall is rank 0's rank wall (glossary); the default report says so */
 	const char *wall = po->compat ? "wall" : "rank wall";
@@ -600,10 +599,9 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	if (!e)
 		return sb_take(&b);
 	if (e->has_mfu) {
-		char *mfu = xasprintf("%.1f%%", py_float(e->mfu * 100));
 		sb_puts(&b, "  MFU ");
-		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED, mfu);
-		free(mfu);
+		sb_style(&b, po->color, SGR_BOLD, e->mfu >= 0.5 ? SGR_GREEN : e->mfu >= 0.25 ? SGR_YELLOW : SGR_RED,
+			 pct(po, e->mfu, 1, analysis_budget_mfu_text(e, 1, own, sizeof(own)), num, sizeof(num)));
 		sb_printf(&b, "  ·  useful compute %.1f%% of %s %s", py_float(e->efficiency * 100),
 			  secs(po, e->wall, sec, sizeof(sec)), wall);
 		if (e->peak_table) /* never under --compat: the table is not consulted there */
@@ -618,14 +616,15 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		if (i != BUDGET_USEFUL && ln->seconds <= 0)
 			continue;
 		sb_puts(&b, "  ");
-		sb_pad(&b, ln->name, 17);
+		sb_pad(&b, ln->name, 17, po);
 		sb_puts(&b, " ");
 		if (!po->compat && !ln->measured) { /* pytscope's 0.0% of a phase nobody recorded */
 			sb_printf(&b, "%*s %6s  %8s (not recorded)\n", BAR_CELLS, "", "n/a", "-");
 			continue;
 		}
 		bar(&b, po, ln->fraction, ln->recoverable ? BAR_BAD : BAR_GOOD);
-		sb_printf(&b, " %5.1f%%  %8s", py_float(ln->fraction * 100), secs(po, ln->seconds, sec, sizeof(sec)));
+		sb_printf(&b, " %6s  %8s", pct(po, ln->fraction, 1, analysis_budget_share_text(e, i, 1, own, sizeof(own)), num,
+					       sizeof(num)), secs(po, ln->seconds, sec, sizeof(sec)));
 		if (ln->recoverable) {
 			sb_puts(&b, " ");
 			sb_style(&b, po->color, SGR_YELLOW, SGR_NONE, "(recoverable)");

@@ -3,7 +3,8 @@
  * of function_bottleneck, task_bottleneck and task_balance, and the critical path. Rows
  * come from the same view tables as the explorer and --export (already sanitized), with
  * the views' decimals; a number is never cut (its column widens to fit it, and 1e15 or
- * more is in exponent form), text is clipped with an ellipsis. */
+ * more is in exponent form), text is clipped with an ellipsis ("~" in an ASCII report,
+ * one column as "…" is). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct pcol {
 
 /* A view's head as printed: the columns, then the text of its first rows. */
 struct head {
+	unsigned flags;                   /* TEXT_ASCII for an ASCII report (po->ascii) */
 	size_t ncol, nrow;
 	int col[HEAD_COLS];               /* view column */
 	const char *name[HEAD_COLS];      /* printed header */
@@ -36,12 +38,15 @@ struct head {
 	char text[TOP_ROWS][HEAD_COLS][CELL_MAX];
 };
 
-/* One cell, clipped to |width| display columns and padded. */
-static void cell(struct sbuf *f, const char *s, int width)
+/* One cell, clipped to |width| display columns and padded. In an ASCII report (flags
+ * TEXT_ASCII) it is clipped as written, each character by its ASCII stand-in and the
+ * ellipsis "~", so that print_out_end() changes no width. */
+static void cell(struct sbuf *f, const char *s, int width, unsigned flags)
 {
-	char clip[CELL_MAX];
+	char safe[CELL_MAX * 2], clip[CELL_MAX];
 	int w = width < 0 ? -width : width;
-	int used = text_clip(s, w, clip, sizeof(clip), true, 0);
+	text_sanitize(s, strlen(s), safe, sizeof(safe), flags);
+	int used = text_clip(safe, w, clip, sizeof(clip), true, flags);
 	if (width > 0)
 		sb_printf(f, "%*s%s", w - used, "", clip);
 	else
@@ -81,22 +86,23 @@ static void head_print(struct sbuf *f, const struct head *h, const char *extra)
 	sb_printf(f, "   ");
 	for (size_t c = 0; c < h->ncol; c++) {
 		sb_puts(f, " ");
-		cell(f, h->name[c], h->width[c]);
+		cell(f, h->name[c], h->width[c], h->flags);
 	}
 	sb_printf(f, "%s\n", extra);
 	for (size_t r = 0; r < h->nrow; r++) {
 		sb_printf(f, "   ");
 		for (size_t c = 0; c < h->ncol; c++) {
 			sb_puts(f, " ");
-			cell(f, h->text[r][c], h->width[c]);
+			cell(f, h->text[r][c], h->width[c], h->flags);
 		}
 		sb_puts(f, "\n");
 	}
 }
 
-/* Up to `max` rows of view `name` (dasf.h dasf_view_head) with the chosen columns. */
+/* Up to `max` rows of view `name` (dasf.h dasf_view_head) with the chosen columns;
+ * flags: the cells' (struct head). */
 static void print_view(struct sbuf *f, struct run *run, const char *name, const struct pcol *cols, size_t ncol,
-		       size_t max)
+		       size_t max, unsigned flags)
 {
 	char err[128];
 	size_t total;
@@ -105,7 +111,7 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
 		no_view(f, err);
 		return;
 	}
-	struct head h = { .ncol = ncol };
+	struct head h = { .flags = flags, .ncol = ncol };
 	for (size_t c = 0; c < ncol; c++) {
 		h.col[c] = table_col_index(t, cols[c].name);
 		h.name[c] = cols[c].head;
@@ -121,7 +127,7 @@ static void print_view(struct sbuf *f, struct run *run, const char *name, const 
  * them (task_balance: one column per worker), each at least `width` wide; head0 names
  * column 0. */
 static void print_view_head(struct sbuf *f, struct run *run, const char *name, const char *head0,
-			    size_t max, int width)
+			    size_t max, int width, unsigned flags)
 {
 	char err[128], extra[64] = "";
 	size_t total;
@@ -130,7 +136,7 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 		no_view(f, err);
 		return;
 	}
-	struct head h = { .ncol = t->ncol < BALANCE_COLS ? t->ncol : BALANCE_COLS };
+	struct head h = { .flags = flags, .ncol = t->ncol < BALANCE_COLS ? t->ncol : BALANCE_COLS };
 	for (size_t c = 0; c < h.ncol; c++) {
 		h.col[c] = (int)c;
 		h.name[c] = c ? t->col[c].name : head0;
@@ -146,7 +152,7 @@ static void print_view_head(struct sbuf *f, struct run *run, const char *name, c
 }
 
 /* The task heads: top functions and tasks (the critical path after task_balance). */
-static void print_task_heads(struct sbuf *f, struct run *run)
+static void print_task_heads(struct sbuf *f, struct run *run, unsigned flags)
 {
 	static const struct pcol fn_cols[] = {
 		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Function", "Function", -32 },
@@ -156,24 +162,24 @@ static void print_task_heads(struct sbuf *f, struct run *run)
 	};
 	_Static_assert(ARRAY_LEN(fn_cols) <= HEAD_COLS, "function_bottleneck's head has too many columns");
 	sb_printf(f, "  Top functions (function_bottleneck)\n");
-	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS);
+	print_view(f, run, "function_bottleneck", fn_cols, ARRAY_LEN(fn_cols), TOP_ROWS, flags);
 	static const struct pcol tb_cols[] = {
 		{ "Host", "Host", -10 }, { "GPU", "GPU", -4 }, { "Task Key", "Task key", -36 },
 		{ "Duration (s)", "Duration s", 11 }, { "Percentage of total time (%)", "% worker", 8 },
 		{ "Memory usage (Mb)", "Memory MB", 10 },
 	};
 	sb_printf(f, "\n  Top tasks (task_bottleneck)\n");
-	print_view(f, run, "task_bottleneck", tb_cols, ARRAY_LEN(tb_cols), TOP_ROWS);
+	print_view(f, run, "task_bottleneck", tb_cols, ARRAY_LEN(tb_cols), TOP_ROWS, flags);
 }
 
-static void print_critical_path(struct sbuf *f, struct run *run)
+static void print_critical_path(struct sbuf *f, struct run *run, unsigned flags)
 {
 	static const struct pcol cp_cols[] = {
 		{ "Step", "#", 3 }, { "Task Key", "Task key", -36 }, { "Function", "Function", -20 },
 		{ "Host", "Host", -10 }, { "Duration (s)", "Duration s", 11 }, { "Cumulative (s)", "Total s", 11 },
 	};
 	sb_printf(f, "\n  Critical path (critical_path)\n");
-	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS);
+	print_view(f, run, "critical_path", cp_cols, ARRAY_LEN(cp_cols), TOP_ROWS, flags);
 }
 
 /* The section: what was loaded, then the heads; a database of Managed Memory events
@@ -200,14 +206,15 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 			 s.critical_len, s.critical_len == 1 ? "" : "s");
 	sb_printf(f, "  task time %s · critical path %s\n", task, crit);
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
+	unsigned flags = po->ascii ? TEXT_ASCII : 0;
 	if (s.tasks)
-		print_task_heads(f, run);
+		print_task_heads(f, run, flags);
 	else
 		sb_printf(f, "  no task (Compute) event: top functions, top tasks and the critical path n/a\n");
 	sb_printf(f, "\n  Tasks in memory per worker (task_balance; seconds from the first event, "
 		   "hosts' clocks mixed as in DASF)\n");
-	print_view_head(f, run, "task_balance", "second", TOP_ROWS, 14);
+	print_view_head(f, run, "task_balance", "second", TOP_ROWS, 14, flags);
 	if (s.tasks)
-		print_critical_path(f, run);
+		print_critical_path(f, run, flags);
 	return sb_take(&b);
 }

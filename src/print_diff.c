@@ -250,36 +250,47 @@ static void section_ranks(FILE *f, const struct print_opts *po, struct compare *
 
 enum { CELLS_MAX = 16 };
 
+/* The text of row's cell in column col (row < 0: label) as the report writes it: in an
+ * ASCII report (flags TEXT_ASCII) each character by its ASCII stand-in, so that widths
+ * are those printed (print_out_end() changes none). */
+static void cell_text(const struct table *t, long row, int col, const char *label, unsigned flags, char *out,
+		      size_t n)
+{
+	char cell[256];
+	if (row >= 0)
+		table_format_report(t, (size_t)row, col, false, cell, sizeof(cell));
+	else
+		snprintf(cell, sizeof(cell), "%s", label);
+	text_sanitize(cell, strlen(cell), out, n, flags);
+}
+
 /* One line of cells (row < 0: the labels), each clipped to its width (a text column's;
- * a number column is as wide as its widest value: table_lines). */
+ * a number column is as wide as its widest value: table_lines) and padded to it by
+ * display columns. */
 static void cells_line(FILE *f, const struct table *t, long row, const int *cols, const int *width, size_t ncols,
-		       const char *const *labels)
+		       const char *const *labels, unsigned flags)
 {
 	fputs(" ", f);
 	for (size_t k = 0; k < ncols; k++) {
-		char cell[256], clipped[256];
-		const struct table_col *col = &t->col[cols[k]];
-		if (row >= 0)
-			table_format_report(t, (size_t)row, cols[k], false, cell, sizeof(cell));
-		else
-			snprintf(cell, sizeof(cell), "%s", labels[k]);
-		text_clip(cell, width[k], clipped, sizeof(clipped), true, 0);
-		fputc(' ', f);
-		bool right = col->type != COL_TEXT; /* a last text column ends the line: no trailing blanks */
-		padded(f, clipped, k + 1 < ncols || right ? (size_t)width[k] : 0, right);
+		char cell[512], clipped[256];
+		cell_text(t, row, cols[k], labels ? labels[k] : NULL, flags, cell, sizeof(cell));
+		int used = text_clip(cell, width[k], clipped, sizeof(clipped), true, flags);
+		bool right = t->col[cols[k]].type != COL_TEXT;
+		int pad = k + 1 < ncols || right ? width[k] - used : 0; /* a last text column: no trailing blanks */
+		fprintf(f, " %*s%s%*s", right ? pad : 0, "", clipped, right ? 0 : pad, "");
 	}
 	fputc('\n', f);
 }
 
 /* The width of each column of the first max rows: a number column widened to its widest
  * value, so a number is never cut. */
-static void cells_width(const struct table *t, const int *cols, size_t ncols, size_t max, int *width)
+static void cells_width(const struct table *t, const int *cols, size_t ncols, size_t max, unsigned flags, int *width)
 {
 	for (size_t k = 0; k < ncols; k++) {
 		width[k] = t->col[cols[k]].width;
 		for (size_t i = 0; t->col[cols[k]].type != COL_TEXT && i < t->nview && i < max; i++) {
-			char cell[256];
-			table_format_report(t, t->view[i], cols[k], false, cell, sizeof(cell));
+			char cell[512];
+			cell_text(t, (long)t->view[i], cols[k], NULL, flags, cell, sizeof(cell));
 			int len = text_width(cell);
 			width[k] = len > width[k] ? len : width[k];
 		}
@@ -287,9 +298,9 @@ static void cells_width(const struct table *t, const int *cols, size_t ncols, si
 }
 
 /* Rows of a compare view as "  label  cols..." lines, at most max rows; with labels (one
- * per column), a header line first. */
-static void table_lines(FILE *f, struct compare *c, const char *view, const int *cols, size_t ncols, size_t max,
-			const char *const *labels)
+ * per column), a header line first; in ASCII for an ASCII report (po->ascii). */
+static void table_lines(FILE *f, const struct print_opts *po, struct compare *c, const char *view, const int *cols,
+			size_t ncols, size_t max, const char *const *labels)
 {
 	char err[128];
 	struct table *t = compare_view(view)->build(c, err, sizeof(err));
@@ -299,11 +310,12 @@ static void table_lines(FILE *f, struct compare *c, const char *view, const int 
 	}
 	int width[CELLS_MAX];
 	ncols = ncols < CELLS_MAX ? ncols : CELLS_MAX;
-	cells_width(t, cols, ncols, max, width);
+	unsigned flags = po->ascii ? TEXT_ASCII : 0;
+	cells_width(t, cols, ncols, max, flags, width);
 	if (labels)
-		cells_line(f, t, -1, cols, width, ncols, labels);
+		cells_line(f, t, -1, cols, width, ncols, labels, flags);
 	for (size_t i = 0; i < t->nview && i < max; i++)
-		cells_line(f, t, (long)t->view[i], cols, width, ncols, NULL);
+		cells_line(f, t, (long)t->view[i], cols, width, ncols, NULL, flags);
 	if (t->nview > max)
 		fprintf(f, "  ... %zu more rows (--export %s)\n", t->nview - max, view);
 	table_free(t);
@@ -355,7 +367,7 @@ static void section_budget(FILE *f, const struct print_opts *po, struct compare 
 	static const int cols[] = { 0, 1, 2, 3, 4, 5, 6 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "line", "A ms", "B ms", "delta ms", "A %", "B %",
 							     "points" };
-	table_lines(f, c, "diff_budget", cols, ARRAY_LEN(cols), 10, labels);
+	table_lines(f, po, c, "diff_budget", cols, ARRAY_LEN(cols), 10, labels);
 }
 
 static void section_findings(FILE *f, const struct print_opts *po, struct compare *c)
@@ -395,7 +407,7 @@ static void section_kernels(FILE *f, const struct print_opts *po, struct compare
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",
 							     "total B us", "delta us", "kernel" };
-	table_lines(f, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, labels);
+	table_lines(f, po, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, labels);
 }
 
 /* Two sweeps: the verdict (the largest change, never judged: one run per level), then per
@@ -425,7 +437,7 @@ static void section_sweep(FILE *f, const struct print_opts *po, struct compare *
 							     "ttft p99 %", "req/s A", "req/s B", "req/s %",
 							     "workload" };
 	/* the workload column when a row has one (sweeps of several, or of other, workloads) */
-	table_lines(f, c, "diff_sweep", cols, ARRAY_LEN(cols) - !sweep_workloads(c), 20, labels);
+	table_lines(f, po, c, "diff_sweep", cols, ARRAY_LEN(cols) - !sweep_workloads(c), 20, labels);
 }
 
 /* Two DASF runs: the verdict (a function slower beyond its noise, or why none is), the
@@ -449,7 +461,7 @@ static void section_dasf(FILE *f, const struct print_opts *po, struct compare *c
 	static const int cols[] = { 0, 1, 2, 3, 7, 8, 9, 6 };
 	static const char *const labels[ARRAY_LEN(cols)] = { "function", "change", "tasks A", "tasks B", "mean A s",
 							     "mean B s", "mean %", "added s" };
-	table_lines(f, c, "diff_functions", cols, ARRAY_LEN(cols), 15, labels);
+	table_lines(f, po, c, "diff_functions", cols, ARRAY_LEN(cols), 15, labels);
 }
 
 /* The directory of a source's file: its path up to the last '/' ("." for none), trailing

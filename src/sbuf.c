@@ -7,6 +7,7 @@
 #include <string.h>
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "src/print.h"
 
 void sb_putn(struct sbuf *b, const char *s, size_t n)
 {
@@ -55,11 +56,11 @@ void sb_safe(struct sbuf *b, const char *s)
 	free(safe);
 }
 
-void sb_pad(struct sbuf *b, const char *s, size_t width)
+void sb_pad(struct sbuf *b, const char *s, size_t width, const struct print_opts *po)
 {
-	char *safe = text_sanitize_dup(s, 0);
+	char *safe = text_sanitize_dup(s, po->ascii ? TEXT_ASCII : 0);
 	sb_puts(b, safe);
-	for (size_t n = text_codepoints(safe); n < width; n++)
+	for (size_t n = po->compat ? text_codepoints(safe) : (size_t)text_width(safe); n < width; n++)
 		sb_putn(b, " ", 1);
 	free(safe);
 }

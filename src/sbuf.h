@@ -6,12 +6,15 @@
  * added, NULL before). sb_take() hands the string over (never NULL) and resets b.
  * Colour: sb_style() wraps text in SGR codes only when color is on and the text is not
  * empty, so stripping the SGR codes gives the plain report byte for byte. Data strings
- * go through sb_safe()/sb_pad() (the one sanitizer, model/text.h). */
+ * go through sb_safe()/sb_pad() (the one sanitizer, model/text.h). sb_pad() aligns by
+ * display columns, but under --compat pytscope by code points (Python's len()). */
 #ifndef SRC_SBUF_H
 #define SRC_SBUF_H
 
 #include <stdio.h>
 #include "model/base.h"
+
+struct print_opts;
 
 /* The SGR codes the report uses. */
 enum sgr {
@@ -32,9 +35,11 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void sb_style(struct sbuf *b, bool color, enum sgr c1, enum sgr c2, const char *text);
 /* A section heading: "● TITLE" with the LED in `led` and the title bold (no newline). */
 void sb_heading(struct sbuf *b, bool color, enum sgr led, const char *title);
-/* A data string, sanitized; sb_pad also left-aligns it to width codepoints. */
+/* A data string, sanitized; sb_pad also left-aligns it to width display columns of the
+ * report po (in an ASCII report each character by its ASCII stand-in, so the columns are
+ * those printed), or under po->compat to width code points, as pytscope pads (len()). */
 void sb_safe(struct sbuf *b, const char *s);
-void sb_pad(struct sbuf *b, const char *s, size_t width);
+void sb_pad(struct sbuf *b, const char *s, size_t width, const struct print_opts *po);
 /* glyph n times */
 void sb_repeat(struct sbuf *b, const char *glyph, long n);
 /* The built string (malloc'd, "" when empty); b is reset. */

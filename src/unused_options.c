@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* unused_options.c: the options that do not apply to the run's input families, named on
- * stderr (unused_options.h). */
+ * stderr (unused_options.h), and --ranks-per-node when every rank records a hostname
+ * (the node roll-up groups by hostname then: model/steps/nodes.h). */
 #include "src/unused_options.h"
 
 #include <stdio.h>
+#include "model/steps/nodes.h"
 #include "model/steps/steps.h"
 #include "model/sweep/sweep.h"
 
@@ -77,4 +79,7 @@ void note_unused_options(const struct opts *o, struct run *run)
 		if (k)
 			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and this run has none\n", names, to[f]);
 	}
+	if (o->ranks_per_node > 0 && steps && steps_nodes_every_host(run))
+		fprintf(stderr, "tscope-tui: --ranks-per-node ignored: every rank records a hostname; nodes are by "
+				"hostname\n");
 }

@@ -8,8 +8,8 @@
 #include "model/opts.h"
 #include "model/run.h"
 
-/* One stderr line per input family the run lacks whose options were given; nothing for
- * an empty run. */
+/* One stderr line per input family the run lacks whose options were given, and one for
+ * --ranks-per-node when every rank records a hostname; nothing for an empty run. */
 void note_unused_options(const struct opts *o, struct run *run);
 
 #endif

@@ -124,8 +124,9 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 	draw_fmt(y++, x, w, ROLE_HEADER, "Budget of rank %d: rank wall %s, %s%s%s%s", steps_rank_id(p->m, p->lc.sel),
 		 units_seconds(b->wall, sec, sizeof(sec)), eff, mfu_na, b->peak_table ? ", peak from GPU table: " : "",
 		 b->peak_table ? b->peak_table : "");
+	char pct[48];   /* a share a rule judges stays on its side of the bar (analysis.h BARS) */
 	if (b->has_mfu)
-		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %.1f%%", b->mfu * 100);
+		draw_fmt(y - 1, x + w - 14, 14, ROLE_ACCENT, "MFU %s%%", analysis_budget_mfu_text(b, 1, pct, sizeof(pct)));
 	int bar_w = w - name_w - 33;
 	for (int k = 0; k < BUDGET_NLINES; k++, y++) {
 		const struct budget_line *l = &b->line[k];
@@ -138,9 +139,8 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 		}
 		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);
 		draw_bar(y, x + name_w, bar_w, l->fraction, theme_phase(k));
-		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9s %5.1f%%%s", units_seconds(l->seconds, sec, sizeof(sec)),
-			 l->fraction * 100,
-			 l->recoverable ? " recoverable" : "");
+		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9s %5s%%%s", units_seconds(l->seconds, sec, sizeof(sec)),
+			 analysis_budget_share_text(b, k, 1, pct, sizeof(pct)), l->recoverable ? " recoverable" : "");
 	}
 	return y;
 }
@@ -293,9 +293,11 @@ static void bp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "rank %d: no budget", steps_rank_id(p->m, p->lc.sel));
 		return;
 	}
-	char wall[32], useful[32], sec[32];
+	char wall[32], useful[32] = "-", sec[32];
+	if (b->line[BUDGET_USEFUL].measured) /* no compute phase: missing, not 0 s */
+		units_seconds(b->useful, useful, sizeof(useful));
 	int k = snprintf(buf, n, "rank %d  rank wall %s  useful %s  %s ", steps_rank_id(p->m, p->lc.sel),
-			 units_seconds(b->wall, wall, sizeof(wall)), units_seconds(b->useful, useful, sizeof(useful)),
+			 units_seconds(b->wall, wall, sizeof(wall)), useful,
 			 b->judged && !b->has_mfu ? "compute" : "efficiency");
 	if (k > 0 && (size_t)k < n)
 		k += b->judged ? snprintf(buf + k, n - (size_t)k, "%.1f%%", b->efficiency * 100)

@@ -73,11 +73,43 @@ const struct timing *analysis_timing(struct run *run, size_t ri);
  * 0") into buf; false (buf empty) when t->finite or t has no step. */
 bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n);
 /* t's shares and step times may be weighed: always under --compat (pytscope's, whose
- * comparisons are false on NaN), natively only when t->finite (timing_why_na says why
- * not). */
+ * comparisons are false on NaN), natively only when t->finite and t has phase time
+ * (timing_why_na says why not). */
 bool timing_shares_judged(const struct run *run, const struct timing *t);
+/* t times steps with phases, every value a duration, and yet no phase time: every phase
+ * value is 0 (natively no step time, as the budget's: the shares and the step time n/a,
+ * timing_why_na "the 40 records of rank 0 have no phase time, every phase 0"). */
+bool timing_no_time(const struct timing *t);
 /* Fraction of phase `name`, 0 when absent; seconds likewise. */
 double timing_fraction(const struct timing *t, const char *name);
+/* BARS. The shares a step rule (rules.c) judges against a bar: the data share of the step
+ * time (TIMING.DATALOADER_BOUND, high from BAR_DATA_HIGH), the optimizer's
+ * (TIMING.OPTIMIZER_HEAVY), the comm share of the step wall (DIST.COMM_BOUND), the top
+ * recoverable budget line (EFFICIENCY.RECOVERABLE without MFU; with MFU, LOW_MFU's floor)
+ * and MFU (EFFICIENCY.LOW_MFU below BAR_MFU, high below BAR_MFU_HIGH); and the step time's
+ * CV and p95/median (TIMING.JITTER). */
+#define BAR_DATA 0.25
+#define BAR_DATA_HIGH 0.40
+#define BAR_OPTIMIZER 0.15
+#define BAR_COMM 0.25
+#define BAR_COMM_HIGH 0.45
+#define BAR_RECOVERABLE 0.20
+#define BAR_RECOVERABLE_HIGH 0.35
+#define BAR_RECOVERABLE_MFU 0.10
+#define BAR_MFU_HIGH 0.30
+#define BAR_MFU 0.50
+#define BAR_JITTER_CV 0.50
+#define BAR_JITTER_P95 1.5
+/* A share frac (0..1) as a percentage with prec decimals, or the decimals that keep it on
+ * the side of the nearest of bars[0..nbars) (numfmt_same_side: "24.996", not "25.0"; the
+ * bars lie further apart than a rounding moves a figure), without "%"; "n/a" when not
+ * finite. Returns buf. */
+const char *analysis_share_text(double frac, const double *bars, size_t nbars, int prec, char *buf, size_t n);
+/* The comm share of the step wall so, against DIST.COMM_BOUND's bars. */
+const char *analysis_comm_share_text(double frac, int prec, char *buf, size_t n);
+/* Phase p's share of t's step time so, against the bars its share is judged by (data,
+ * optimizer; comm's, as the comm share); plain "%.*f" for the other phases. */
+const char *timing_share_text(const struct timing_phase *p, int prec, char *buf, size_t n);
 double timing_seconds(const struct timing *t, const char *name);
 /* Phase `name` is among t's phases (recorded in the records t covers). */
 bool timing_has_phase(const struct timing *t, const char *name);
@@ -86,16 +118,26 @@ bool timing_has_phase(const struct timing *t, const char *name);
 const char *analysis_left_out_records(size_t k, char *buf, size_t n);
 /* The record position of t's step i (i < t->n). */
 size_t timing_pos(const struct timing *t, size_t i);
+/* The step times of t (the lowest rank's: the report's TIMING) as pytscope's report sums
+ * them, its sparkline's: plain left to right in the rank's metric order, not exactly
+ * rounded; a new array of t->n (at least 1) values, the caller frees it. */
+double *timing_plain_step_times(struct run *run, const struct timing *t);
 /* The step time of the rank's record pos into *v; false when t does not time that record
  * (inside --warmup, or left out natively: STEPS TIMED). */
 bool timing_step_time_at(const struct timing *t, size_t pos, double *v);
 
 /* ---- memory (§6.2) ------------------------------------------------------------- */
 
+/* GROWTH: pytscope's (--compat pytscope) is robust_slope(allocs), per memory sample. Natively
+ * it is per step: the same rise of the end medians over the step numbers the samples span
+ * (last_step - first_step) instead of n - 1 samples; NaN (not measured) when that span is
+ * not positive (one sample, step numbers that end where they began or before). */
 struct memory {
 	bool has_memory;
 	double peak_alloc, peak_reserved, mean_alloc, fragmentation, growth; /* bytes */
 	size_t n_steps;
+	size_t n_samples;          /* records with alloc (after --warmup): the memory samples */
+	long first_step, last_step; /* step numbers of the first and last sample */
 };
 const struct memory *analysis_memory(struct run *run, size_t ri);
 
@@ -199,6 +241,12 @@ struct rank_stat {
 	bool fail_slow;           /* slow_onset is a change point after the first step */
 	double slow_shift, slow_z;/* median slowdown after onset minus before; its z */
 	double slow_cost;         /* seconds the others waited for it since slow_onset */
+	long gap_onset;           /* step number of a significant rise of its slowdown that is
+	                           * no fail-slow (STRAGGLERS: its own compute did not rise),
+	                           * -1 none */
+	double gap_shift;         /* that rise, as slow_shift */
+	bool gap_sped_up;         /* the others sped up there; else (2 ranks) which one
+	                           * changed is not judged */
 	long stall_lo, stall_hi;  /* step numbers of its biggest significant stall, -1 none */
 	double stall_shift, stall_z, stall_cost; /* as slow_* over the stall */
 	bool straggler;           /* in the run's straggler set */
@@ -252,7 +300,9 @@ bool analysis_has_compute(const struct steps_model *m);
  * with aligned steps whose record has no compute phase value ("rank 1 records no compute
  * phase at 20 of the 30 aligned steps"); a rank with a compute phase value that is not a
  * duration (analysis_ranks_flaw); a rank
- * whose compute sums over the aligned steps overflow; the traces' ProfilerSteps of two
+ * whose compute sums over the aligned steps overflow; a rank whose compute is 0 at every
+ * aligned step while another's is not ("rank 2's compute is 0 at every aligned step":
+ * zeros are no compute time, not the fastest rank); the traces' ProfilerSteps of two
  * runs (trace_runs_mixed); or analysis_compute_zero (each aligned step's slowest compute
  * is 0: phases recorded as zeros). NULL when it can, or without a distributed analysis. Memoized in the run's
  * analysis cache (dropped with its records). */
@@ -265,9 +315,10 @@ const char *analysis_compute_unweighable(struct run *run);
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
  * analysis_compute_unweighable says), or a rank with a compute or comm phase value that
- * is not a duration (analysis_ranks_flaw), or the traces' ProfilerSteps of two runs
- * (trace_runs_mixed); buf holds the reason when it is not a constant. NULL when every
- * rank records them. */
+ * is not a duration (analysis_ranks_flaw), or compute sums that overflow or are 0 on one
+ * rank (as analysis_compute_unweighable says), or step walls that overflow, or the traces'
+ * ProfilerSteps of two runs (trace_runs_mixed); buf holds the reason when it is not a
+ * constant. NULL when every rank records them. */
 const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n);
 /* Why the comm share of the step walls is not the run's: no comm phase (the traces'
  * reason when none of their kernels matched as communication, trace_comm_unmatched), a
@@ -278,7 +329,9 @@ const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
  * phase values that are not durations as analysis_ranks_flaw() finds them, the ranks'
  * mean compute and the all-zero test read off the compute heatmap's level 0, as
  * floats (a missing cell: "rank 1 has no compute value at 20 of the 30 aligned steps",
- * no compute phase there or a NaN one); buf holds the reason when it is not a constant. */
+ * no compute phase there or a NaN one), but for a rank whose compute is 0 throughout
+ * (compare mode sets it aside itself: its time not measured); buf holds the reason when
+ * it is not a constant. */
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
 /* Rank index ri records some compute phase (else its compute figures are missing, not 0). */
 bool analysis_rank_has_compute(struct run *run, size_t ri);
@@ -296,14 +349,25 @@ bool analysis_rank_has_compute(struct run *run, size_t ri);
  *   sqrt(1/t + 1/(S - t))). The rank turned slow at t when shift >= STRAG_MIN_SHIFT and
  *   z >= STRAG_Z, and it is slow after t: its median slowdown after t is itself
  *   >= STRAG_MIN_SHIFT with z = after / (sigma / sqrt(S - t)) >= STRAG_Z (a rank that
- *   was merely fast during noisy warm-up steps has not turned slow).
+ *   was merely fast during noisy warm-up steps has not turned slow), and the others did
+ *   not merely speed up: the rank turned slow when its own compute rose (median after t /
+ *   median before - 1 >= STRAG_MIN_SHIFT, z >= STRAG_Z against its own step-to-step noise
+ *   as sigma, relative to the median before); else not when what it is weighed against
+ *   fell as much (the other rank's compute with 2 ranks, whose step median is their mean;
+ *   the step median with more: half the ranks speeding up moves it); else it did with 3
+ *   ranks or more (the median held), and with 2 which one changed is not judged. A rise
+ *   that is no fail-slow is kept (gap_onset) and said in the straggler line (the
+ *   not-judged list too when not judged), and is no onset: the SLOW THROUGHOUT test reads
+ *   the >= STRAG_MIN_STEPS steps before it only.
  *   SLOW THROUGHOUT: otherwise, when the median slowdown over all steps is
  *   >= STRAG_MIN_SHIFT with z = shift / (sigma / sqrt(S)) >= STRAG_Z.
  *   The STRAGGLER SET is the ranks of either kind plus pytscope's straggler; its cost is
  *   the time lost (seconds the others waited, as time_lost) since the onset. Every view
  *   (ranks' straggler column, Overview, n/N, findings) reads this set.
  *   TRANSIENT STALL: the maximum-sum run [a, b] of x_k - base - tau, where base is the
- *   median slowdown before the onset (the whole run when not a straggler) and
+ *   median slowdown before the onset (the whole run when not a straggler), 0 when that is
+ *   negative (a rank faster than the others is not stalled where it is merely not
+ *   faster: a stall is slower than the step median, by the margin below), and
  *   tau = max(STALL_MIN_SHIFT / 2, 3 sigma) (a step above it counts by its excess over
  *   3 s_k instead when larger, s_k the other ranks' spread at step k: a step where every
  *   rank is noisy is not one rank's burst), searched before the onset; significant when
@@ -325,10 +389,19 @@ bool analysis_rank_has_compute(struct run *run, size_t ri);
  *   straggler, over every aligned step, still joins the set). A resume that goes on past
  *   the step it had reached judges every aligned step. */
 /* One line naming the straggler set (the worst one first), for the Overview and the
- * report: "none (...)" when it is empty; then the steps not judged (JUDGED STEPS above)
+ * report: "none (...)" when it is empty; a rise that is no fail-slow (analysis_gap_rank:
+ * "none turned slow (...)", "not judged: ...", after the set when it is not empty); then
+ * the steps not judged (JUDGED STEPS above)
  * and, with d->repeats, that a step logged twice (or more) counts by its last record with
  * phases (a resume's, a micro-batch's: not their sum). */
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
+/* The first rank index whose slowdown rose significantly with no fail-slow
+ * (rank_stat.gap_onset: the others sped up, or with 2 ranks which one changed is not
+ * judged), or -1; and its words for the straggler line and the not-judged list ("from
+ * step 30 rank 1 is 18% slower against the 2 ranks' mean, but neither rank's own compute
+ * clearly changed", "... as rank 0 sped up (own compute did not rise)"). */
+int analysis_gap_rank(const struct distributed *d);
+void analysis_gap_words(const struct distributed *d, int ri, char *buf, size_t n);
 #define STRAG_MIN_SHIFT 0.05
 #define STRAG_Z 5.0
 #define STRAG_MIN_JUDGE 16   /* aligned steps needed to estimate the noise at all */
@@ -401,14 +474,20 @@ const char *analysis_budget_mfu_na_after(const struct budget *b);
  * budget does not weigh (23.4% of the phase time)", the name sanitized), into buf; NULL
  * when nothing (always under --compat pytscope). */
 const char *analysis_budget_left_out(const struct run *run, const struct budget *b, char *buf, size_t n);
+/* Line `line` of b's share of the rank wall as a percentage with prec decimals, on its side
+ * of the bars of its phase's share (data, comm) and, the top recoverable line, of
+ * EFFICIENCY.RECOVERABLE's or LOW_MFU's (analysis_share_text). Returns buf. */
+const char *analysis_budget_share_text(const struct budget *b, int line, int prec, char *buf, size_t n);
+/* b's MFU likewise, on its side of LOW_MFU's bars. */
+const char *analysis_budget_mfu_text(const struct budget *b, int prec, char *buf, size_t n);
 /* Post-warmup budget of rank ri (pytscope: ri = 0). NULL when empty or wall <= 0, and
  * (not under --compat pytscope) when one of its records' budget phases is not a
- * duration (analysis_budget_why_none says which). */
+ * duration or their sums overflow (analysis_budget_why_none says which). */
 const struct budget *analysis_budget(struct run *run, size_t ri);
 /* Why rank ri has no budget when a phase value is the cause ("a negative phase value:
- * data at step 12 on rank 0", "a non-finite phase value: forward at step 7 on rank 0";
- * --compat pytscope: one that made its wall NaN or not positive) into buf; NULL when it
- * has one or has no phase time. */
+ * data at step 12 on rank 0", "a non-finite phase value: forward at step 7 on rank 0",
+ * "the phase totals overflow on rank 0" as timing_why_na; --compat pytscope: one that made
+ * its wall NaN or not positive) into buf; NULL when it has one or has no phase time. */
 const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n);
 /* The whole run: every rank's post-warmup budget added line by line (n = records of all
  * ranks, and what they leave out; MFU = summed useful / summed wall), but only of the

@@ -4,14 +4,16 @@
  * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
  * GPU table of model/gpu_peaks.h when only environment.gpu names it). Natively it says
  * what it leaves out: the records without any phase (no steps, not steps of 0 s) and the
- * time of the phases in none of its lines. The whole run's adds only the ranks that
- * measure every line some rank measures: a phase a rank does not record is not 0 s of it. */
+ * time of the phases in none of its lines, and has none for sums that overflow. The whole
+ * run's adds only the ranks that measure every line some rank measures: a phase a rank
+ * does not record is not 0 s of it. And the text of a share a rule judges (analysis.h BARS). */
 #include "model/steps/seal.h"
 
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
 #include "model/gpu_peaks.h"
+#include "model/numfmt.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/text.h"
@@ -316,7 +318,7 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 		return false;
 	double compute = s->compute, data = s->data, comm = s->comm, other = s->other;
 	double wall = compute + data + comm + other;
-	if (!(wall > 0))
+	if (!(wall > 0) || (!(o && o->compat_pytscope) && !isfinite(wall))) /* natively: no inf, no NaN shares */
 		return false;
 	double flops, peak, useful = compute;
 	const char *table;
@@ -569,6 +571,8 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 			*rc->budget = b;
 		} else if (sums_flaw(&sums)) { /* the cause (--compat: a NaN or infinite wall) */
 			rc->budget_flaw = *sums_flaw(&sums);
+		} else {
+			rc->budget_overflow = isinf(sums.compute + sums.data + sums.comm + sums.other);
 		}
 		rc->budget_done = true;
 	}
@@ -596,7 +600,8 @@ static bool budget_all_lines(struct run *run, bool *measured)
 {
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
 		const struct budget *b = analysis_budget(run, r);
-		if (!b && analysis_rank_cache(run, r)->budget_flaw.found) /* not the others' as the run's */
+		const struct rank_cache *rc = analysis_rank_cache(run, r);
+		if (!b && (rc->budget_flaw.found || rc->budget_overflow)) /* not the others' as the run's */
 			return false;
 		for (int i = 0; b && i < BUDGET_NLINES; i++)
 			measured[i] |= b->line[i].measured;
@@ -671,10 +676,38 @@ bool analysis_budget_window(struct run *run, size_t ri, long lo, long hi, struct
 
 const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size_t n)
 {
-	if (analysis_budget(run, ri) || !analysis_rank_cache(run, ri)->budget_flaw.found)
-		return NULL;
-	flaw_text(&analysis_rank_cache(run, ri)->budget_flaw, steps_rank_id(run->steps, ri), buf, n);
-	return buf;
+	const struct rank_cache *rc = analysis_budget(run, ri) ? NULL : analysis_rank_cache(run, ri);
+	if (rc && rc->budget_overflow) /* timing_why_na's words */
+		snprintf(buf, n, "the phase totals overflow on rank %d", steps_rank_id(run->steps, ri));
+	else if (rc && rc->budget_flaw.found)
+		flaw_text(&rc->budget_flaw, steps_rank_id(run->steps, ri), buf, n);
+	return rc && (rc->budget_overflow || rc->budget_flaw.found) ? buf : NULL;
+}
+
+const char *analysis_budget_share_text(const struct budget *b, int line, int prec, char *buf, size_t n)
+{
+	double bars[4];
+	size_t nb = 0;
+	if (line == BUDGET_DATA) { /* the data share, as TIMING.DATALOADER_BOUND's */
+		bars[nb++] = BAR_DATA;
+		bars[nb++] = BAR_DATA_HIGH;
+	} else if (line == BUDGET_COMM) { /* the comm share, as DIST.COMM_BOUND's */
+		bars[nb++] = BAR_COMM;
+		bars[nb++] = BAR_COMM_HIGH;
+	}
+	if (b->nrecoverable && line == b->recoverable[0] && b->has_mfu) {
+		bars[nb++] = BAR_RECOVERABLE_MFU;
+	} else if (b->nrecoverable && line == b->recoverable[0]) {
+		bars[nb++] = BAR_RECOVERABLE;
+		bars[nb++] = BAR_RECOVERABLE_HIGH;
+	}
+	return analysis_share_text(b->line[line].fraction, bars, nb, prec, buf, n);
+}
+
+const char *analysis_budget_mfu_text(const struct budget *b, int prec, char *buf, size_t n)
+{
+	static const double bars[] = { BAR_MFU_HIGH, BAR_MFU };
+	return analysis_share_text(b->mfu, bars, ARRAY_LEN(bars), prec, buf, n);
 }
 
 size_t analysis_budget_first(const struct run *run, size_t ri)

@@ -64,12 +64,6 @@ char *summary_path(const char *run_dir)
 	return p;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
 /* ---- the distributed analysis ------------------------------------------------------ */
 
 /* ob_svar, ob_f64 and ob_u8 of the fields, built here and put at once (each value put
@@ -79,16 +73,17 @@ static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
 			     r->critical_share, r->critical_z, r->rel_slowdown, r->time_lost, r->coverage,
 			     r->mem_peak, r->noise, r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift,
-			     r->stall_z, r->stall_cost, r->own_mean, r->own_median };
+			     r->stall_z, r->stall_cost, r->own_mean, r->own_median, r->gap_shift };
 	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
-				r->slow_onset, r->stall_lo, r->stall_hi, (long long)r->no_compute };
+				r->slow_onset, r->stall_lo, r->stall_hi, (long long)r->no_compute, r->gap_onset };
 	unsigned char b[10 + 8 * ARRAY_LEN(f) + 10 * ARRAY_LEN(n) + 1];
 	size_t k = ob_sleb(b, r->rank);
 	for (size_t i = 0; i < ARRAY_LEN(f); i++, k += 8)
 		ob_le_f64(b + k, f[i]);
 	for (size_t i = 0; i < ARRAY_LEN(n); i++)
 		k += ob_sleb(b + k, n[i]);
-	b[k++] = (unsigned char)((unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2);
+	b[k++] = (unsigned char)((unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2 |
+				 (unsigned)r->gap_sped_up << 3);
 	ob_bytes(o, b, k);
 }
 
@@ -98,7 +93,7 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
 			&r->critical_share, &r->critical_z, &r->rel_slowdown, &r->time_lost, &r->coverage,
 			&r->mem_peak, &r->noise, &r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift,
-			&r->stall_z, &r->stall_cost, &r->own_mean, &r->own_median };
+			&r->stall_z, &r->stall_cost, &r->own_mean, &r->own_median, &r->gap_shift };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
 	r->slowest_count = (size_t)ib_svar(b);
@@ -109,10 +104,12 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	r->stall_lo = (long)ib_svar(b);
 	r->stall_hi = (long)ib_svar(b);
 	r->no_compute = (size_t)ib_svar(b);
+	r->gap_onset = (long)ib_svar(b);
 	unsigned fl = ib_u8(b);
 	r->has_mem_peak = fl & 1;
 	r->fail_slow = fl >> 1 & 1;
 	r->straggler = fl >> 2 & 1;
+	r->gap_sped_up = fl >> 3 & 1;
 }
 
 void summary_put_dist(struct obuf *o, const struct distributed *d)
@@ -280,7 +277,7 @@ static size_t parts_now(const char *run_dir, char ***paths, struct summary_part 
 	for (size_t i = 0; i < np; i++) {
 		struct stat st;
 		bool ok = stat((*paths)[i], &st) == 0;
-		(*cur)[i] = (struct summary_part){ base_name((*paths)[i]), ok ? (long long)st.st_size : -1,
+		(*cur)[i] = (struct summary_part){ summary_base_name((*paths)[i]), ok ? (long long)st.st_size : -1,
 						   ok ? infile_mtime_ns(&st) : 0, ok ? (long long)st.st_ino : 0 };
 	}
 	return np;
@@ -663,7 +660,7 @@ const char *summary_check_parts(struct ibuf *b, const struct steps_model *m, boo
 	struct summary_part *cur = xmalloc((m->npart ? m->npart : 1) * sizeof(*cur));
 	for (size_t i = 0; i < m->npart; i++) {
 		const struct steps_part *p = m->part[i];
-		cur[i] = (struct summary_part){ base_name(p->path), p->size, p->mtime_ns, p->ino };
+		cur[i] = (struct summary_part){ summary_base_name(p->path), p->size, p->mtime_ns, p->ino };
 	}
 	const char *why = summary_match_parts(b, cur, m->npart, prefix);
 	free(cur);

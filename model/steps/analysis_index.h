@@ -18,7 +18,7 @@ struct obuf;
  * summary's byte layout; a change of the index file header or of the parts bumps
  * INDEX_VERSION (index.h) instead. The build (TSCOPE_VERSION) is not part of the key:
  * a rebuilt binary whose analyses are unchanged keeps the summary. */
-#define SUMMARY_VERSION 4u
+#define SUMMARY_VERSION 5u
 
 /* Words per checked chunk of a pyramid row as the summary is written (1 KB): a frame
  * reads and checks the chunks that hold the blocks it draws, not whole rows. At 10,000
@@ -165,6 +165,8 @@ bool summary_inputs_rank(struct summary_inputs *in, const struct steps_model *m,
 /* The step number of rank r's last record from its step index there (r's steps not
  * contiguous); false: not usable (read its steps). */
 bool summary_inputs_last_step(struct summary_inputs *in, size_t r, long *last);
+/* The file name of path (after its last '/'), as the summary names the parts it covers. */
+const char *summary_base_name(const char *path);
 
 /* Rebuild RUN_DIR's summary rank by rank (analysis_index_rebuild.c): 0, an errno, or
  * ENOTSUP when this run is not one it rebuilds (the caller computes it whole). */

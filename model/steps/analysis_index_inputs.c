@@ -51,7 +51,7 @@ static char *inputs_path(const char *dir, unsigned k, unsigned n)
 	return xasprintf("%s/inputs-%u-of-%u.tsx", dir, k, n);
 }
 
-static const char *base_of(const char *path)
+const char *summary_base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 	return s ? s + 1 : path;
@@ -139,7 +139,7 @@ static void fill_inputs(struct obuf *o, void *ud)
 	ob_u32(o, INPUTS_LAYOUT);
 	struct stat st;
 	bool ok = stat(j->part, &st) == 0;
-	ob_str(o, base_of(j->part));
+	ob_str(o, summary_base_name(j->part));
 	ob_svar(o, ok ? (long long)st.st_size : -1);
 	ob_svar(o, ok ? infile_mtime_ns(&st) : 0);
 	ob_svar(o, ok ? (long long)st.st_ino : 0);
@@ -253,7 +253,7 @@ static void inputs_take(struct summary_inputs *in, const struct steps_model *m, 
 {
 	char *name = ib_str(b);
 	long long size = ib_svar(b), mtime = ib_svar(b), ino = ib_svar(b);
-	bool same = name && strcmp(name, base_of(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
+	bool same = name && strcmp(name, summary_base_name(p->path)) == 0 && size == p->size && mtime == p->mtime_ns &&
 		    ino == p->ino;
 	free(name);
 	if (b->bad || !same || !known_phases(b, m))
@@ -274,7 +274,7 @@ struct summary_inputs *summary_inputs_open(const struct steps_model *m)
 	for (size_t i = 0; i < m->npart; i++) {
 		const struct steps_part *p = m->part[i];
 		unsigned k, n;
-		const char *name = base_of(p->path);
+		const char *name = summary_base_name(p->path);
 		if (sscanf(name, "steps-%u-of-%u.tsx", &k, &n) != 2)
 			continue;
 		char *dir = xstrndup(p->path, (size_t)(name - p->path));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_memory.c: pytscope's memory analysis of one rank (analysis.h §6.2): peaks,
- * mean allocation, fragmentation and growth. */
+ * mean allocation, fragmentation and growth (per memory sample under --compat pytscope,
+ * natively per step: analysis.h GROWTH). */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -26,9 +27,10 @@ static bool any_memory(const struct steps_model *m, bool compat, size_t ri, size
 }
 
 /* The memory analysis of a rank made in pieces, each a range of its positions [w, n):
- * stage 0 gathers alloc, 1 reserved (values of the positions that have them, in
- * order), 2 and 3 the peaks: max over positions with any memory value of (peak_alloc,
- * else alloc, else 0) and of (peak_reserved, else reserved, else 0); then the means. */
+ * stage 0 gathers alloc (and the step numbers of the first and last: analysis.h GROWTH),
+ * 1 reserved (values of the positions that have them, in order), 2 and 3 the peaks: max
+ * over positions with any memory value of (peak_alloc, else alloc, else 0) and of
+ * (peak_reserved, else reserved, else 0); then the means. */
 struct mem_job {
 	struct analysis_job job;
 	size_t ri, w, n, at;
@@ -76,9 +78,16 @@ static void *mem_begin(struct run *run, size_t ri)
 static void mem_range(const struct steps_model *m, struct mem_job *j, int s, size_t lo, size_t hi)
 {
 	if (s < 2) {
-		for (size_t i = lo; i < hi && j->metric[s] >= 0; i++)
-			if (mem_value(m, j->compat, j->ri, j->metric[s], i, &j->val[s][j->nval[s]]))
-				j->nval[s]++;
+		for (size_t i = lo; i < hi && j->metric[s] >= 0; i++) {
+			if (!mem_value(m, j->compat, j->ri, j->metric[s], i, &j->val[s][j->nval[s]]))
+				continue;
+			if (s == 0) { /* an alloc: a memory sample, at its record's step */
+				j->mem->last_step = steps_step(m, j->ri, i);
+				if (j->nval[s] == 0)
+					j->mem->first_step = j->mem->last_step;
+			}
+			j->nval[s]++;
+		}
 		return;
 	}
 	int p = s - 2, primary = j->metric[s], fallback = j->metric[p];
@@ -92,6 +101,20 @@ static void mem_range(const struct steps_model *m, struct mem_job *j, int s, siz
 			j->peak[p] = v;
 		j->any[p] = true;
 	}
+}
+
+/* analysis.h GROWTH natively: §6.2's robust_slope with the step numbers the n samples span
+ * in place of n - 1 (the per-sample slope over the mean step distance between samples),
+ * so it is pytscope's figure when memory is logged at every step. */
+static double growth_per_step(const struct memory *mem, const double *allocs, size_t n)
+{
+	double span = (double)mem->last_step - (double)mem->first_step;
+	if (!(span > 0))
+		return NAN;
+	size_t w = (size_t)((double)n * 0.1);
+	if (w < 1)
+		w = 1;
+	return (stats_median(allocs + n - w, w) - stats_median(allocs, w)) / span;
 }
 
 static void mem_finish(struct mem_job *j)
@@ -114,7 +137,8 @@ static void mem_finish(struct mem_job *j)
 			pairs++;
 		}
 	mem->fragmentation = pairs ? stats_sum_result(&s) / (double)pairs : 0.0;
-	mem->growth = stats_robust_slope(allocs, na);
+	mem->n_samples = na;
+	mem->growth = j->compat ? stats_robust_slope(allocs, na) : growth_per_step(mem, allocs, na);
 }
 
 /* At most k more positions of work; true when the analysis is complete in j->mem. The

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/stats.h"
+#include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -139,11 +140,59 @@ static double cost_over(const struct distributed *d, size_t ri, const double *c,
 	return s;
 }
 
-/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow). */
-static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
-			   double *y, struct rank_stat *rs)
+/* Rank ri's compute at aligned step k, or with other what it is weighed against: the
+ * other rank's of 2 (their step median is their mean), else the step median. */
+static double compute_at(const struct distributed *d, const double *c, size_t k, bool other)
 {
-	size_t S = d->n_judged, t = change_point(x, S, total);
+	if (!other)
+		return c[k];
+	return d->world_size == 2 ? 2 * d->step[k].cmed - c[k] : d->step[k].cmed;
+}
+
+/* Significant change of that compute at t: +1 up, -1 down, 0 neither (not by
+ * STRAG_MIN_SHIFT, or not with z >= STRAG_Z): its median over [t, S) against [0, t),
+ * relative, z against its own step-to-step noise (sigma as noise_over, relative to the
+ * median before). y: scratch of S. */
+static int own_change(const struct distributed *d, const double *c, bool other, size_t t, double *y)
+{
+	size_t S = d->n_judged;
+	for (size_t k = 0; k < S; k++)
+		y[k] = compute_at(d, c, k, other);
+	double before = stats_median_inplace(y, t), after = stats_median_inplace(y + t, S - t);
+	if (!(before > 0))
+		return 0;
+	double var = 0;
+	for (size_t k = 1; k < S; k++) {
+		double dx = fabs(compute_at(d, c, k, other) - compute_at(d, c, k - 1, other)) / before;
+		var += dx < 1 ? dx : 1;
+	}
+	double sigma = fmax(sqrt(M_PI) / 2 * var / (double)(S - 1), 0.001);
+	double shift = after / before - 1;
+	double z = shift / (sigma * sqrt(1.0 / (double)t + 1.0 / (double)(S - t)));
+	return shift >= STRAG_MIN_SHIFT && z >= STRAG_Z ? 1 : shift <= -STRAG_MIN_SHIFT && z <= -STRAG_Z ? -1 : 0;
+}
+
+enum gap_cause { GAP_SELF, GAP_OTHERS, GAP_UNKNOWN };
+
+/* Who opened a significant gap at t between a rank and the step median: the rank when
+ * its own compute rose; the others when what it is weighed against fell (they sped up:
+ * the rank did not turn slow); else the rank with 3 ranks or more (the median is the
+ * others', and it held), unknown with 2 (their mean: either may have changed). */
+static enum gap_cause gap_cause(const struct distributed *d, const double *c, size_t t, double *y)
+{
+	if (own_change(d, c, false, t, y) > 0)
+		return GAP_SELF;
+	if (own_change(d, c, true, t, y) < 0)
+		return GAP_OTHERS;
+	return d->world_size > 2 ? GAP_SELF : GAP_UNKNOWN;
+}
+
+/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow), *gap the index
+ * of a rise that is no fail-slow (rank_stat.gap_onset; S when none). */
+static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
+			   double *y, size_t *gap, struct rank_stat *rs)
+{
+	size_t S = d->n_judged, t = change_point(x, S, total), whole = S;
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
 		double after = median_slowdown(d, c, t, S, y);
 		double shift = after - median_slowdown(d, c, 0, t, y);
@@ -152,15 +201,22 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 		/* slower than it was AND slower than the step median: a rank that was only fast
 		 * during a noisy warm-up has not turned slow */
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z && after >= STRAG_MIN_SHIFT && z_after >= STRAG_Z) {
-			rs->fail_slow = true;
-			rs->slow_shift = shift;
-			rs->slow_z = z;
-			return t;
+			enum gap_cause why = gap_cause(d, c, t, y);
+			if (why == GAP_SELF) {
+				rs->fail_slow = true;
+				rs->slow_shift = shift;
+				rs->slow_z = z;
+				return t;
+			}
+			rs->gap_onset = d->step[t].step;
+			rs->gap_shift = shift;
+			rs->gap_sped_up = why == GAP_OTHERS;
+			*gap = whole = t; /* slow throughout only if slow before the gap opened */
 		}
 	}
-	if (total / (double)S >= STRAG_MIN_SHIFT / 2) {
-		double shift = median_slowdown(d, c, 0, S, y);
-		double z = shift / (rs->noise / sqrt((double)S));
+	if (whole >= STRAG_MIN_STEPS && (whole == S ? total / (double)S : mean_of(x, whole)) >= STRAG_MIN_SHIFT / 2) {
+		double shift = median_slowdown(d, c, 0, whole, y);
+		double z = shift / (rs->noise / sqrt((double)whole));
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
 			rs->slow_shift = shift;
 			rs->slow_z = z;
@@ -232,7 +288,9 @@ static void stall_verdict(const struct distributed *d, size_t ri, const double *
 	size_t a = 0, b = 0;
 	if (!stall_run(d, c, x, n, mean, tau, &a, &b))
 		return;
-	double base = median_slowdown(d, c, 0, n, y); /* robust baseline, then search again */
+	/* robust baseline, then search again; a rank faster than the step median is measured
+	 * from the median: over steps where it was no slower than the others it did not stall */
+	double base = fmax(median_slowdown(d, c, 0, n, y), 0);
 	if (!stall_run(d, c, x, n, base, tau, &a, &b))
 		return;
 	if (slow_steps(d, c, x, a, b, base, tau) < STALL_MIN_STEPS)
@@ -255,18 +313,20 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs)
 {
 	size_t S = d->n_judged;
-	rs->slow_onset = rs->stall_lo = rs->stall_hi = -1;
+	rs->slow_onset = rs->stall_lo = rs->stall_hi = rs->gap_onset = -1;
 	if (S < STRAG_MIN_JUDGE)
 		return; /* too few steps to estimate the rank's noise: no verdict */
 	double *y = x + S; /* second half of the scratch */
 	double max;
 	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
-	size_t t = slow_verdict(d, c, x, total, y, rs);
+	size_t gap = S, t = slow_verdict(d, c, x, total, y, &gap, rs);
 	if (t < S) {
 		rs->slow_onset = d->step[t].step;
 		rs->slow_cost = cost_over(d, ri, c, lost, t, S - 1);
+	} else if (gap < S) { /* the onset if pytscope's rule names it (analysis_straggler_set) */
+		rs->slow_cost = cost_over(d, ri, c, lost, gap, S - 1);
 	}
-	size_t n = t < S ? t : S;
+	size_t n = t < gap ? t : gap; /* no stall after a rise that lasts */
 	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, lost, y, rs);
 }
 
@@ -284,9 +344,10 @@ void analysis_straggler_set(struct distributed *d)
 	for (size_t r = 0; r < d->world_size; r++) {
 		struct rank_stat *rs = &d->rank[r];
 		if (d->straggler == (long)r && rs->slow_onset < 0) { /* pytscope's, not ours */
-			rs->slow_onset = d->step[0].step;
-			rs->slow_shift = rs->rel_slowdown;
-			rs->slow_cost = rs->time_lost;
+			bool gap = rs->gap_onset >= 0; /* slower from there, with no fail-slow */
+			rs->slow_onset = gap ? rs->gap_onset : d->step[0].step;
+			rs->slow_shift = gap ? rs->gap_shift : rs->rel_slowdown;
+			rs->slow_cost = gap ? rs->slow_cost : rs->time_lost;
 		}
 		rs->straggler = rs->slow_onset >= 0;
 		if (!rs->straggler)
@@ -300,13 +361,50 @@ void analysis_straggler_set(struct distributed *d)
 	}
 }
 
-/* The verdict over the judged steps: "none ...", "not judged: ..." or the set. */
+int analysis_gap_rank(const struct distributed *d)
+{
+	for (size_t r = 0; r < d->world_size; r++)
+		if (d->rank[r].gap_onset >= 0)
+			return (int)r;
+	return -1;
+}
+
+void analysis_gap_words(const struct distributed *d, int ri, char *buf, size_t n)
+{
+	const struct rank_stat *rs = &d->rank[ri];
+	size_t more = 0;
+	for (size_t r = (size_t)ri + 1; r < d->world_size; r++)
+		more += d->rank[r].gap_onset >= 0;
+	char likewise[48] = "";
+	if (more)
+		snprintf(likewise, sizeof(likewise), "; %zu more rank%s likewise", more, more == 1 ? "" : "s");
+	if (!rs->gap_sped_up)
+		snprintf(buf, n, "from step %ld rank %d is %.0f%% slower against the 2 ranks' mean, but neither "
+			 "rank's own compute clearly changed", rs->gap_onset, rs->rank, rs->gap_shift * 100);
+	else if (d->world_size == 2)
+		snprintf(buf, n, "from step %ld rank %d is %.0f%% slower against the 2 ranks' mean as rank %d sped "
+			 "up (own compute did not rise)", rs->gap_onset, rs->rank, rs->gap_shift * 100,
+			 d->rank[1 - ri].rank);
+	else
+		snprintf(buf, n, "from step %ld rank %d is %.0f%% slower against the step median as other ranks "
+			 "sped up (own compute did not rise%s)", rs->gap_onset, rs->rank, rs->gap_shift * 100, likewise);
+}
+
+/* The verdict over the judged steps: "none ...", "not judged: ..." or the set; then a gap
+ * no rank turned slow to open (analysis_gap_rank). */
 static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 {
 	size_t S = d->n_judged;
 	char before[48] = "";
 	if (S < d->n_steps)
 		snprintf(before, sizeof(before), " before step %ld", d->step[S].step);
+	int gap = analysis_gap_rank(d);
+	bool sped_up = gap >= 0 && d->rank[gap].gap_sped_up;
+	if (gap >= 0 && !d->nstragglers) {
+		snprintf(buf, n, sped_up ? "none turned slow: " : "not judged: ");
+		analysis_gap_words(d, gap, buf + strlen(buf), n - strlen(buf));
+		return;
+	}
 	if (!d->nstragglers) {
 		if (S < STRAG_MIN_JUDGE)
 			snprintf(buf, n, "not judged: %zu aligned step%s%s (the noise test needs %d)", S,
@@ -326,6 +424,11 @@ static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %s%s)", d->nstragglers, rs->rank,
 		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
 		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
+	if (gap >= 0) {
+		text_appendf(buf, n, sped_up ? "; " : "; fail-slow not judged: ");
+		size_t used = strlen(buf);
+		analysis_gap_words(d, gap, buf + used, n - used);
+	}
 }
 
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_timing.c: pytscope's timing analysis of one rank (analysis.h §6.1): mean, std,
  * p50/p95 of the step time and the per-phase totals and fractions, over exact sums, and
- * the first phase value that is not a duration (their native n/a). Natively a record
+ * the first phase value that is not a duration (their native n/a); natively records whose
+ * every phase is 0 have no step time either (n/a, as their budget). Natively a record
  * without any phase (an eval record's scalars) is no step of 0 s: it is left out of the
- * steps timed (analysis.h STEPS TIMED). */
+ * steps timed (analysis.h STEPS TIMED). And the step times as pytscope's report sums
+ * them, and the text of a share a rule judges, on its side of the bar (analysis.h BARS). */
 #include "model/steps/internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/numfmt.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/text.h"
@@ -244,6 +247,22 @@ bool timing_has_phase(const struct timing *t, const char *name)
 	return timing_phase(t, name) != NULL;
 }
 
+double *timing_plain_step_times(struct run *run, const struct timing *t)
+{
+	const struct steps_model *m = run->steps;
+	double *v = xmalloc((t->n ? t->n : 1) * sizeof(*v));
+	for (size_t i = 0; i < t->n; i++) {
+		double s = 0, x;
+		for (size_t k = 0; k < steps_nmetrics(m); k++) { /* the lowest rank's order: its records' */
+			int id = steps_metric_nth(m, k);
+			if (steps_metric(m, id)->kind == METRIC_PHASE && steps_value(m, 0, id, timing_pos(t, i), &x))
+				s += x;
+		}
+		v[i] = s;
+	}
+	return v;
+}
+
 size_t timing_pos(const struct timing *t, size_t i)
 {
 	return t->pos ? t->pos[i] : t->first + i;
@@ -274,13 +293,26 @@ const char *analysis_left_out_records(size_t k, char *buf, size_t n)
 	return buf;
 }
 
+bool timing_no_time(const struct timing *t)
+{
+	return t && t->n > 0 && t->nphase > 0 && t->finite && !(t->total_time > 0);
+}
+
 bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, char *buf, size_t n)
 {
 	buf[0] = '\0';
+	const struct steps_model *m = run->steps;
+	int rank = t ? steps_rank_id(m, ri) : 0;
+	if (timing_no_time(t)) { /* the budget's words (analysis_budget_why_absent) */
+		char past[48] = "";
+		if (t->first)
+			snprintf(past, sizeof(past), " after --warmup %ld", run->opts ? run->opts->warmup : 0L);
+		snprintf(buf, n, "the %zu record%s of rank %d%s ha%s no phase time, every phase 0", t->n,
+			 t->n == 1 ? "" : "s", rank, past, t->n == 1 ? "s" : "ve");
+		return true;
+	}
 	if (!t || t->n == 0 || t->finite)
 		return false;
-	const struct steps_model *m = run->steps;
-	int rank = steps_rank_id(m, ri);
 	if (t->bad_metric >= 0) {
 		const char *name = steps_metric(m, t->bad_metric)->name;
 		char safe[64];
@@ -294,5 +326,38 @@ bool timing_why_na(const struct run *run, const struct timing *t, size_t ri, cha
 
 bool timing_shares_judged(const struct run *run, const struct timing *t)
 {
-	return (run->opts && run->opts->compat_pytscope) || t->finite;
+	return (run->opts && run->opts->compat_pytscope) || (t->finite && !timing_no_time(t));
+}
+
+const char *analysis_share_text(double frac, const double *bars, size_t nbars, int prec, char *buf, size_t n)
+{
+	double near = nbars ? bars[0] : 0;
+	for (size_t i = 1; i < nbars; i++)
+		if (fabs(frac - bars[i]) < fabs(frac - near))
+			near = bars[i];
+	if (!isfinite(frac))
+		snprintf(buf, n, "n/a");
+	else if (nbars)
+		numfmt_same_side(frac * 100, near * 100, prec, buf, n);
+	else
+		snprintf(buf, n, "%.*f", prec, frac * 100);
+	return buf;
+}
+
+const char *analysis_comm_share_text(double frac, int prec, char *buf, size_t n)
+{
+	static const double bars[] = { BAR_COMM, BAR_COMM_HIGH };
+	return analysis_share_text(frac, bars, ARRAY_LEN(bars), prec, buf, n);
+}
+
+const char *timing_share_text(const struct timing_phase *p, int prec, char *buf, size_t n)
+{
+	static const double data[] = { BAR_DATA, BAR_DATA_HIGH }, optimizer[] = { BAR_OPTIMIZER };
+	if (strcmp(p->name, "data") == 0)
+		return analysis_share_text(p->fraction, data, ARRAY_LEN(data), prec, buf, n);
+	if (strcmp(p->name, "optimizer") == 0)
+		return analysis_share_text(p->fraction, optimizer, ARRAY_LEN(optimizer), prec, buf, n);
+	if (strcmp(p->name, "comm") == 0)
+		return analysis_comm_share_text(p->fraction, prec, buf, n);
+	return analysis_share_text(p->fraction, NULL, 0, prec, buf, n);
 }

@@ -2,10 +2,11 @@
 /* analysis_weighable.c: why the ranks' compute cannot be weighed against each other (a
  * rank without a compute phase, a phase one rank never records while another does, aligned
  * steps without compute, a phase value that is not a duration, compute sums that
- * overflow, the ProfilerSteps of traces of two runs), and why the step walls or their comm
- * share are not measured on every rank (a rank without the phases: n/a, not the others'
- * figures), and the phases a run records when none is one pytscope weighs (fwd, bwd:
- * analysis_phases_foreign); analysis.h says what each answer means. */
+ * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs), and why the
+ * step walls or their comm share are not measured on every rank (a rank without the phases
+ * or with compute 0: n/a, not the others' figures; walls that overflow), and the phases a
+ * run records when none is one pytscope weighs (fwd, bwd: analysis_phases_foreign);
+ * analysis.h says what each answer means. */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -133,6 +134,29 @@ static bool means_unweighable(const struct steps_model *m, const double *mean, c
 	return false;
 }
 
+/* means_unweighable() of the ranks' mean compute in d, or a rank whose mean is 0 while
+ * another's is not: its phases recorded as zeros are no compute time, not the fastest rank
+ * (every rank's 0 is analysis_compute_zero; compare mode sets such a rank aside itself, its
+ * time not measured). */
+static bool dist_means_unweighable(const struct steps_model *m, const struct distributed *d, char *buf, size_t n)
+{
+	size_t N = steps_nranks(m);
+	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
+	bool some = false;
+	for (size_t r = 0; r < N; r++) {
+		mean[r] = d->rank[r].mean_compute;
+		some = some || mean[r] > 0;
+	}
+	bool why = means_unweighable(m, mean, buf, n);
+	for (size_t r = 0; !why && some && r < N; r++)
+		if (mean[r] == 0) {
+			snprintf(buf, n, "rank %d's compute is 0 at every aligned step", steps_rank_id(m, r));
+			why = true;
+		}
+	free(mean);
+	return why;
+}
+
 /* A rank with aligned steps whose record has no compute phase value (rank_stat
  * no_compute: missing there, not 0 s), into buf. */
 static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
@@ -149,19 +173,12 @@ static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
  * can): the ProfilerSteps of traces of two runs (trace_runs_mixed), lanes_unweighable(),
  * aligned steps without its compute (gaps_unweighable), a compute phase value that is not
- * a duration (analysis_ranks_flaw), or compute sums that overflow over the aligned steps. */
+ * a duration (analysis_ranks_flaw), or compute sums that overflow over the aligned steps
+ * or are 0 on one rank only (means_unweighable). */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	if (trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) ||
-	    analysis_ranks_flaw(run, false, buf, n))
-		return true;
-	size_t N = steps_nranks(run->steps);
-	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
-	for (size_t r = 0; r < N; r++)
-		mean[r] = d->rank[r].mean_compute;
-	bool why = means_unweighable(run->steps, mean, buf, n);
-	free(mean);
-	return why;
+	return trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) ||
+	       analysis_ranks_flaw(run, false, buf, n) || dist_means_unweighable(run->steps, d, buf, n);
 }
 
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n)
@@ -289,11 +306,15 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 	if (!analysis_has_compute(m))
 		return comm ? "no compute phase recorded" : "no phase recorded";
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
+	const struct distributed *d = analysis_distributed(run);
 	if (trace_runs_mixed(run, buf, n) || ranks_lacking(run, compute, "compute phase", buf, n) ||
 	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
-	    gaps_unweighable(analysis_distributed(run), buf, n) ||   /* walls of the others' alone there */
-	    analysis_ranks_flaw(run, true, buf, n))   /* a wall that is no duration */
+	    gaps_unweighable(d, buf, n) ||   /* walls of the others' alone there */
+	    analysis_ranks_flaw(run, true, buf, n) ||   /* a wall that is no duration */
+	    (d && dist_means_unweighable(m, d, buf, n)))   /* walls that overflow, or the others' alone */
 		return buf;
+	if (d && !isfinite(d->mean_step_wall))
+		return "the step walls overflow";
 	return NULL;
 }
 

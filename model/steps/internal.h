@@ -256,6 +256,7 @@ struct rank_cache {
 	struct convergence *conv;
 	struct budget *budget;
 	struct phase_flaw budget_flaw; /* why budget is NULL natively, when a phase value is */
+	bool budget_overflow;          /* ... or when its phase sums overflow */
 	struct phase_flaw flaw[2];     /* over all records (analysis_ranks_flaw): compute's, comm's */
 };
 

@@ -79,16 +79,28 @@ static void pool_add(struct env_pool *p, const char *s)
 	p->len += n;
 }
 
-/* Token i's text (unescaped), not yet terminated. */
+/* Token i's text (unescaped; an escaped NUL, \u0000, as "^@", the caret notation trace
+ * names take: the string kept whole), not yet terminated. */
 static void pool_add_tok(struct env_pool *p, const struct json_doc *d, int i)
 {
-	size_t n = (size_t)(d->tok[i].end - d->tok[i].start);
+	size_t n = (size_t)(d->tok[i].end - d->tok[i].start), nul = 0;
 	pool_room(p, n + 1);
-	if (p->plain)
+	if (p->plain) {
 		memcpy(p->buf + p->len, d->js + d->tok[i].start, n);
-	else
-		n = json_strput(d, i, p->buf + p->len);
-	p->len += n;
+		p->len += n;
+		return;
+	}
+	n = json_strput(d, i, p->buf + p->len);
+	char *s = p->buf + p->len;
+	for (size_t k = 0; k < n; k++) /* each NUL was 6 bytes of the token: "^@" fits */
+		nul += s[k] == '\0';
+	for (size_t k = n, w = n + nul; w > k;) { /* from the end, until no NUL is left before */
+		k--;
+		s[--w] = s[k] ? s[k] : '@';
+		if (!s[k])
+			s[--w] = '^';
+	}
+	p->len += n + nul;
 }
 
 /* Terminate the string being built and note where it starts. */

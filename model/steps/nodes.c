@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* nodes.c: the node roll-up (nodes.h): grouping ranks by host and the per-node figures
- * the `nodes` view and the NODE.SLOW_TOGETHER finding read. */
+/* nodes.c: the node roll-up (nodes.h): grouping ranks by host (else by a count: the
+ * option, the gpu_count most ranks record, the traces' GPUs), the per-node figures and
+ * slow-together verdicts the `nodes` view and the NODE.SLOW_TOGETHER finding read, and
+ * the warnings on hostnames and gpu_counts it cannot use as they are. */
 #include "model/steps/nodes.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "model/dirlist.h"
 #include "model/groups.h"
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/stats.h"
 #include "model/steps/analysis.h"
+#include "model/steps/internal.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -26,14 +30,21 @@ static const char *env_get(const struct steps_meta *meta, const char *key)
 	return NULL;
 }
 
-/* The rank's host in its run.json environment: the value of the first of host_keys it
- * records with a value (each key's first entry, as env_get finds it), in one pass over
- * its keys, comparing only those that start as a host key does: every open walks every
- * rank (steps_nodes_check_hosts). */
-static const char *env_host(const struct steps_model *m, size_t ri)
+/* A host key's value that is JSON's null, true or false: not a name (the environment is
+ * kept as text, so the strings "null", "true" and "false" read the same). */
+static bool host_literal(const char *v)
+{
+	return strcmp(v, "null") == 0 || strcmp(v, "true") == 0 || strcmp(v, "false") == 0;
+}
+
+/* Each of host_keys' first entry in rank ri's run.json environment (as env_get finds
+ * it; NULL: none), in one pass over its keys, comparing only those that start as a host
+ * key does: every open walks every rank (steps_nodes_check_hosts). */
+static void env_host_values(const struct steps_model *m, size_t ri, const char *found[ARRAY_LEN(host_keys)])
 {
 	const struct steps_meta *meta = steps_rank_meta(m, ri);
-	const char *found[ARRAY_LEN(host_keys)] = { NULL };
+	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++)
+		found[k] = NULL;
 	for (size_t i = 0; i < meta->nenv; i++) {
 		const char *key = meta->env_key[i];
 		if (key[0] != 'h' && key[0] != 'n')
@@ -42,8 +53,16 @@ static const char *env_host(const struct steps_model *m, size_t ri)
 			if (!found[k] && strcmp(key, host_keys[k]) == 0)
 				found[k] = meta->env_val[i];
 	}
+}
+
+/* The rank's host in its run.json environment: the value of the first of host_keys it
+ * records with a name (not empty, not host_literal). */
+static const char *env_host(const struct steps_model *m, size_t ri)
+{
+	const char *found[ARRAY_LEN(host_keys)];
+	env_host_values(m, ri, found);
 	for (size_t k = 0; k < ARRAY_LEN(host_keys); k++)
-		if (found[k] && *found[k])
+		if (found[k] && *found[k] && !host_literal(found[k]))
 			return found[k];
 	return NULL;
 }
@@ -72,6 +91,7 @@ static void node_push(struct node_set *s, size_t *cap, char *name, const size_t 
 	nd->ri = xmalloc(n * sizeof(*nd->ri));
 	memcpy(nd->ri, ri, n * sizeof(*ri));
 	nd->nranks = n;
+	nd->slow_from = -1;
 }
 
 /* Each rank's host (run.json environment, else its trace's; NULL: none). Returns how
@@ -253,6 +273,78 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	free(rel);
 }
 
+/* The index of the first aligned step of d at or after step. */
+static size_t dist_index(const struct distributed *d, long step)
+{
+	size_t lo = 0, hi = d->n_steps;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->step[mid].step < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Rank index ri's median slowdown against the step medians over the judged aligned steps
+ * from k0, as the straggler rules weigh it (a step without a compute or a median left
+ * out); c and x: scratch of that many doubles each. NaN when no step is left. */
+static double slowdown_from(const struct steps_model *m, const struct phase_sets *ps, const struct distributed *d,
+			    size_t ri, size_t k0, double *c, double *x)
+{
+	size_t n = d->n_judged - k0, k = 0;
+	analysis_rank_compute(m, ps, ri, k0, n, c, NULL);
+	for (size_t i = 0; i < n; i++)
+		if (!analysis_is_no_compute(c[i]) && d->step[k0 + i].cmed > 0)
+			x[k++] = c[i] / d->step[k0 + i].cmed - 1.0;
+	return k ? stats_median_inplace(x, k) : NAN;
+}
+
+/* The latest fail-slow onset of nd's ranks (an aligned index), when each turned slow and
+ * the onsets lie at most NODE_ONSET_STEPS aligned steps apart; else d->n_judged. */
+static size_t node_onset(const struct distributed *d, const struct node_stat *nd)
+{
+	size_t lo = d->n_judged, hi = 0;
+	for (size_t i = 0; i < nd->nranks; i++) {
+		const struct rank_stat *rs = &d->rank[nd->ri[i]];
+		if (!rs->fail_slow || rs->slow_onset < 0)
+			return d->n_judged;
+		size_t k = dist_index(d, rs->slow_onset);
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	return hi - lo <= NODE_ONSET_STEPS ? hi : d->n_judged;
+}
+
+/* Slow together from a step (nodes.h NODE_SLOW_REL): nd->slow_from, from_min_rel and
+ * from_median_rel when its ranks (2 or more) turned slow at once and each is at least
+ * NODE_SLOW_REL slower from the latest onset on. */
+static void node_fail_slow(struct run *run, const struct distributed *d, struct node_stat *nd)
+{
+	size_t k0 = nd->no_host || nd->nranks < 2 || !d->step ? d->n_judged : node_onset(d, nd);
+	if (k0 >= d->n_judged)
+		return;
+	struct phase_sets ps;
+	analysis_phase_sets_init(run->steps, &ps);
+	size_t n = d->n_judged - k0, i;
+	double *c = xmalloc(2 * n * sizeof(*c)), *rel = xmalloc(nd->nranks * sizeof(*rel));
+	for (i = 0; i < nd->nranks; i++) {
+		rel[i] = slowdown_from(run->steps, &ps, d, nd->ri[i], k0, c, c + n);
+		if (!(rel[i] >= NODE_SLOW_REL))
+			break;
+		if (i == 0 || rel[i] < nd->from_min_rel)
+			nd->from_min_rel = rel[i];
+	}
+	if (i == nd->nranks) {
+		nd->slow_from = d->step[k0].step;
+		nd->from_median_rel = stats_median_inplace(rel, nd->nranks);
+	}
+	free(rel);
+	free(c);
+	analysis_phase_sets_free(&ps);
+}
+
 /* The GPUs a node has by the traces (the lowest rank's deviceProperties count), when
  * every traced rank lists as many, at least 2, and each rank whose kernels name their
  * GPU ran on GPU (rank id mod that count): ranks placed host by host in id order, one
@@ -271,54 +363,54 @@ static long trace_gpus(struct run *run)
 	return per >= 2 ? per : 0;
 }
 
+/* The largest gpu_count taken as a number of GPUs (a larger one is not used). */
+#define NODES_GPU_MAX 1048576
+
+/* Rank ri's run.json gpu_count as a number of GPUs: a JSON number (a string of one reads
+ * the same) that is a whole number from 1 to NODES_GPU_MAX ("1e1" is 10); 0 when it
+ * records none, -1 when what it records is not such a number ("8.5", 0, "eight"). */
+static long rank_gpu_count(const struct steps_model *m, size_t ri)
+{
+	const char *g = env_get(steps_rank_meta(m, ri), "gpu_count");
+	if (!g)
+		return 0;
+	char *end;
+	double v = *g && *g != '+' && strspn(g, "0123456789+-.eE") == strlen(g) ? strtod(g, &end) : NAN;
+	if (isnan(v) || *end || v < 1 || v > NODES_GPU_MAX || v != floor(v))
+		return -1;
+	return (long)v;
+}
+
 static int cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 	return (x > y) - (x < y);
 }
 
-/* How many of the n sorted values equal x. */
-static size_t count_sorted(const long *v, size_t n, long x)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) { /* the first >= x */
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t k = 0;
-	while (lo + k < n && v[lo + k] == x)
-		k++;
-	return k;
-}
-
-/* The gpu_count most ranks' run.json record (ties: the lowest rank's), with how many
- * record it (*agree) of those recording one (*of); 0 when none does. */
+/* The gpu_count more than half of the ranks recording a usable one record (rank_gpu_count),
+ * with how many record the most common one (*agree) of those (*of); 0 when none does or
+ * no value has a majority. */
 static long common_gpu_count(const struct steps_model *m, size_t *agree, size_t *of)
 {
 	size_t nr = steps_nranks(m);
-	long *v = xmalloc((nr ? nr : 1) * 2 * sizeof(*v)), *sorted = v + (nr ? nr : 1);
-	*of = 0;
+	long *v = xmalloc((nr ? nr : 1) * sizeof(*v)), best = 0;
+	*of = *agree = 0;
 	for (size_t r = 0; r < nr; r++) {
-		const char *g = env_get(steps_rank_meta(m, r), "gpu_count");
-		v[r] = g ? atol(g) : 0;
-		if (v[r] > 0)
-			sorted[(*of)++] = v[r];
+		long g = rank_gpu_count(m, r);
+		if (g > 0)
+			v[(*of)++] = g;
 	}
-	qsort(sorted, *of, sizeof(*sorted), cmp_long);
-	long best = 0;
-	*agree = 0;
-	for (size_t r = 0; r < nr && *agree * 2 <= *of; r++) { /* in rank order: ties to the lowest */
-		size_t k = v[r] > 0 ? count_sorted(sorted, *of, v[r]) : 0;
-		if (k > *agree) {
-			*agree = k;
-			best = v[r];
+	qsort(v, *of, sizeof(*v), cmp_long);
+	for (size_t i = 0, j; i < *of; i = j) {
+		for (j = i + 1; j < *of && v[j] == v[i]; j++)
+			;
+		if (j - i > *agree) {
+			*agree = j - i;
+			best = v[i];
 		}
 	}
 	free(v);
-	return best;
+	return *agree * 2 > *of ? best : 0;
 }
 
 /* The ranks per node without hostnames (--ranks-per-node, gpu_count, the traces' GPUs),
@@ -458,13 +550,96 @@ static void check_ambiguous_hosts(struct run *run)
 	free(host);
 }
 
+/* A warning msg (freed) on rank ri naming its run.json. */
+static void warn_rank_json(struct run *run, size_t ri, char *msg)
+{
+	const struct steps_model *m = run->steps;
+	char *path = dirlist_path(steps_rank_path(m, ri), "run.json");
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, steps_rank_id(m, ri), "%s", msg);
+	free(path);
+	free(msg);
+}
+
+/* Host keys whose value is null, true or false (host_literal): a warning each, the first
+ * NODES_HOST_DIAGS of them, then one count. */
+static void check_host_literals(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	size_t n = 0;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		const char *found[ARRAY_LEN(host_keys)];
+		env_host_values(m, r, found);
+		for (size_t k = 0; k < ARRAY_LEN(host_keys); k++)
+			if (found[k] && host_literal(found[k]) && n++ < NODES_HOST_DIAGS)
+				warn_rank_json(run, r, xasprintf("rank %d: run.json environment \"%s\" is %s, not a "
+								 "host name: the node roll-up does not use it",
+								 steps_rank_id(m, r), host_keys[k], found[k]));
+	}
+	if (n > NODES_HOST_DIAGS)
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "%zu more run.json host names that are null, true or false", n - NODES_HOST_DIAGS);
+}
+
+/* The lowest rank with a usable gpu_count and the first with another (rank_gpu_count),
+ * into ri[2] and g[2]; false when there are not two such. */
+static bool gpu_count_pair(const struct steps_model *m, size_t ri[2], long g[2])
+{
+	size_t n = 0;
+	for (size_t r = 0; r < steps_nranks(m) && n < 2; r++) {
+		long v = rank_gpu_count(m, r);
+		if (v > 0 && (n == 0 || v != g[0])) {
+			ri[n] = r;
+			g[n++] = v;
+		}
+	}
+	return n == 2;
+}
+
+/* When the roll-up would group ranks by gpu_count (no --ranks-per-node, fewer than half
+ * of the ranks with a hostname): the ranks whose gpu_count is not a number of GPUs
+ * (rank_gpu_count), a warning each, the first NODES_HOST_DIAGS of them, then one count;
+ * and a gpu_count without a majority, one warning. */
+static void check_gpu_counts(struct run *run)
+{
+	const struct steps_model *m = run->steps;
+	size_t nr = steps_nranks(m);
+	if (nr < 2 || (run->opts && run->opts->ranks_per_node > 0))
+		return;
+	const char **host = xmalloc(nr * sizeof(*host));
+	size_t have = rank_hosts(run, host);
+	free(host);
+	if (have * 2 >= nr)
+		return;
+	size_t bad = 0, agree, of, ri[2];
+	long g[2];
+	for (size_t r = 0; r < nr; r++)
+		if (rank_gpu_count(m, r) < 0 && bad++ < NODES_HOST_DIAGS) {
+			const char *v = env_get(steps_rank_meta(m, r), "gpu_count");
+			warn_rank_json(run, r, xasprintf("rank %d: run.json environment gpu_count %s is not a whole "
+							 "number of GPUs: the node roll-up does not use it",
+							 steps_rank_id(m, r), v));
+		}
+	if (bad > NODES_HOST_DIAGS)
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "%zu more ranks whose run.json gpu_count is not a whole number of GPUs",
+			 bad - NODES_HOST_DIAGS);
+	if (!common_gpu_count(m, &agree, &of) && of && gpu_count_pair(m, ri, g))
+		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
+			 "run.json gpu_count differs across ranks with no majority (rank %d's is %ld, rank %d's %ld; "
+			 "the most common one is in %zu of the %zu run.json that record one): the node roll-up does "
+			 "not group ranks by it (--ranks-per-node N does)", steps_rank_id(m, ri[0]), g[0],
+			 steps_rank_id(m, ri[1]), g[1], agree, of);
+}
+
 void steps_nodes_check_hosts(struct run *run)
 {
 	const struct steps_model *m = run->steps;
 	if (!m)
 		return;
+	check_host_literals(run);
 	check_missing_hosts(run);
 	check_ambiguous_hosts(run);
+	check_gpu_counts(run);
 	if (!run->trace)
 		return;
 	size_t n = 0;
@@ -483,6 +658,17 @@ void steps_nodes_check_hosts(struct run *run)
 			 "%zu more ranks whose run.json and trace hosts disagree", n - NODES_HOST_DIAGS);
 }
 
+bool steps_nodes_every_host(struct run *run)
+{
+	size_t nr = run->steps ? steps_nranks(run->steps) : 0;
+	if (nr < 2)
+		return false;
+	const char **host = xmalloc(nr * sizeof(*host));
+	bool every = rank_hosts(run, host) == nr;
+	free(host);
+	return every;
+}
+
 struct node_set *steps_nodes(struct run *run)
 {
 	struct node_set *s = nodes_group(run);
@@ -491,8 +677,11 @@ struct node_set *steps_nodes(struct run *run)
 	const struct distributed *d = analysis_distributed(run);
 	/* as the ranks view's straggler verdict: no compute to weigh, nothing judged */
 	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
-	for (size_t k = 0; k < s->n; k++)
+	for (size_t k = 0; k < s->n; k++) {
 		node_figures(&s->v[k], d);
+		if (s->judged && !(s->v[k].min_rel >= NODE_SLOW_REL))
+			node_fail_slow(run, d, &s->v[k]);
+	}
 	return s;
 }
 
@@ -533,19 +722,37 @@ const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n)
 
 static bool slow_together(const struct node_stat *nd)
 {
-	return !nd->no_host && nd->has_dist && nd->nranks >= 2 && nd->min_rel >= NODE_SLOW_REL;
+	return !nd->no_host && nd->has_dist && nd->nranks >= 2 && (nd->min_rel >= NODE_SLOW_REL || nd->slow_from >= 0);
+}
+
+void steps_nodes_slow_share(const struct node_set *s, size_t *slow, size_t *nranks)
+{
+	*slow = *nranks = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		*nranks += s->v[i].nranks;
+		*slow += slow_together(&s->v[i]) ? s->v[i].nranks : 0;
+	}
+}
+
+enum node_verdict steps_node_verdict(const struct node_set *s, size_t k)
+{
+	const struct node_stat *nd = &s->v[k];
+	if (!s->judged || nd->no_host || nd->nranks < 2) /* one rank: a slow host is a slow rank */
+		return NODE_UNJUDGED;
+	size_t hosts = 0, slow, nranks;
+	for (size_t i = 0; i < s->n && hosts < 2; i++)
+		hosts += !s->v[i].no_host;
+	if (hosts < 2)
+		return NODE_UNJUDGED;
+	if (!slow_together(nd))
+		return NODE_NOT_SLOW;
+	steps_nodes_slow_share(s, &slow, &nranks);
+	return slow * 2 <= nranks ? NODE_SLOW : NODE_TOO_WIDE;
 }
 
 bool steps_node_slow(const struct node_set *s, size_t k)
 {
-	if (!s->judged || !slow_together(&s->v[k]))
-		return false;
-	size_t slow = 0, hosts = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		slow += slow_together(&s->v[i]);
-		hosts += !s->v[i].no_host;
-	}
-	return hosts >= 2 && slow * 2 <= hosts;
+	return steps_node_verdict(s, k) == NODE_SLOW;
 }
 
 void steps_nodes_placement(const struct steps_model *m, const struct node_set *s, char *buf, size_t n)
@@ -553,8 +760,8 @@ void steps_nodes_placement(const struct steps_model *m, const struct node_set *s
 	buf[0] = '\0';
 	char gpu_words[96] = "run.json's gpu_count";
 	if (s->per_agree < s->per_of) /* the ranks disagree: whose value it is */
-		snprintf(gpu_words, sizeof(gpu_words), "the gpu_count %zu of the %zu ranks' run.json record",
-			 s->per_agree, s->per_of);
+		snprintf(gpu_words, sizeof(gpu_words), "gpu_count %ld in %zu of the %zu run.json that record one",
+			 s->ranks_per_node, s->per_agree, s->per_of);
 	char few[96];
 	snprintf(few, sizeof(few), "Only %zu of %zu ranks record%s a hostname, not used", s->hosts_unused,
 		 steps_nranks(m), s->hosts_unused == 1 ? "s" : "");

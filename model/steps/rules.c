@@ -5,7 +5,8 @@
  * straggler verdicts of analysis.h. Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. Natively CONVERGENCE.DIVERGED says which
- * run of steps it means and calls a divergence a resume left behind recovered (medium).
+ * run of steps it means and calls a divergence a resume left behind recovered (medium), and
+ * a figure judged against a bar keeps its side of it ("24.996%", analysis.h BARS).
  * CROSS.CORRELATED_INSTABILITY lives in rules_cross.c, with what it shares with these in
  * rules.h. */
 #include "model/steps/internal.h"
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/numfmt.h"
 #include "model/steps/analysis.h"
 #include "model/steps/config_diff.h"
 #include "model/steps/nodes.h"
@@ -74,12 +76,17 @@ static void rule_dataloader(struct run *run, struct finding_list *out)
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "data");
-	if (!timing_has_phase(t, "data") || !(f >= 0.25) || !timing_shares_judged(run, t))
+	if (!timing_has_phase(t, "data") || !(f >= BAR_DATA) || !timing_shares_judged(run, t))
 		return;
-	add(out, "TIMING.DATALOADER_BOUND", f >= 0.40 ? SEV_HIGH : SEV_MED,
+	static const double bars[] = { BAR_DATA, BAR_DATA_HIGH };
+	char pct[48]; /* natively on its side of the bars (analysis.h BARS): "39.996", not "40" of a medium */
+	snprintf(pct, sizeof(pct), "%.0f", 100 * f);
+	if (!rules_compat(run))
+		analysis_share_text(f, bars, ARRAY_LEN(bars), 0, pct, sizeof(pct));
+	add(out, "TIMING.DATALOADER_BOUND", f >= BAR_DATA_HIGH ? SEV_HIGH : SEV_MED,
 	    xstrdup("Input pipeline is a bottleneck"),
-	    xasprintf("%.0f%% of step time is spent fetching data (%.1f ms/step). The accelerator is "
-		      "stalling on the dataloader.", 100 * f, timing_seconds(t, "data") * 1e3),
+	    xasprintf("%s%% of step time is spent fetching data (%.1f ms/step). The accelerator is "
+		      "stalling on the dataloader.", pct, timing_seconds(t, "data") * 1e3),
 	    "Raise DataLoader num_workers, set persistent_workers=True and pin_memory=True, prefetch, "
 	    "or move heavy transforms off the hot path / onto the GPU.",
 	    ev_series(run, "data"));
@@ -109,7 +116,7 @@ static void rule_optimizer(struct run *run, struct finding_list *out)
 		return;
 	const struct timing *t = analysis_timing(run, 0);
 	double f = timing_fraction(t, "optimizer");
-	if (!(f >= 0.15) || !timing_shares_judged(run, t))
+	if (!(f >= BAR_OPTIMIZER) || !timing_shares_judged(run, t))
 		return;
 	add(out, "TIMING.OPTIMIZER_HEAVY", SEV_LOW, xstrdup("Optimizer step is costly"),
 	    xasprintf("%.0f%% of step time is the optimizer. For small models this can dominate; for "
@@ -123,8 +130,16 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	if (!rules_have_steps(run))
 		return;
 	const struct timing *t = analysis_timing(run, 0);
-	if (t->n < JITTER_MIN_STEPS || !timing_shares_judged(run, t) || !(t->cv >= 0.50 || t->p95_p50_ratio >= 1.5))
+	if (t->n < JITTER_MIN_STEPS || !timing_shares_judged(run, t) ||
+	    !(t->cv >= BAR_JITTER_CV || t->p95_p50_ratio >= BAR_JITTER_P95))
 		return;
+	char cv[40], ratio[40]; /* natively on their side of the bars (analysis.h BARS) */
+	snprintf(cv, sizeof(cv), "%.2f", t->cv);
+	snprintf(ratio, sizeof(ratio), "%.2f", t->p95_p50_ratio);
+	if (!rules_compat(run)) {
+		numfmt_same_side(t->cv, BAR_JITTER_CV, 2, cv, sizeof(cv));
+		numfmt_same_side(t->p95_p50_ratio, BAR_JITTER_P95, 2, ratio, sizeof(ratio));
+	}
 	/* evidence: the steps slower than p95 */
 	long *slow = xmalloc(t->n * sizeof(*slow));
 	size_t ns = 0;
@@ -136,9 +151,9 @@ static void rule_jitter(struct run *run, struct finding_list *out)
 	free(ev.series);
 	ev.series = xstrdup("step_time");
 	add(out, "TIMING.JITTER", SEV_LOW, xstrdup("High step-time variance"),
-	    xasprintf("Step time is uneven (CV=%.2f, p95/median=%.2f). Stragglers point to "
+	    xasprintf("Step time is uneven (CV=%s, p95/median=%s). Stragglers point to "
 		      "input-pipeline stalls, GC pauses, logging/checkpoint hitches, or uneven batch sizes.",
-		      t->cv, t->p95_p50_ratio),
+		      cv, ratio),
 	    "Profile a few slow steps specifically; move checkpointing and logging off the critical path.",
 	    ev);
 }
@@ -342,10 +357,10 @@ static void rule_transient(struct run *run, struct finding_list *out)
 		char *more = shown == NATIVE_MAX_FINDINGS ? more_note(shown, total) : xstrdup("");
 		add(out, "DIST.TRANSIENT_STALL", SEV_MED,
 		    xasprintf("Rank %d stalled over steps %ld-%ld", rs->rank, rs->stall_lo, rs->stall_hi),
-		    xasprintf("Rank %d's compute was %.0f%% above its usual share of the step median over steps "
-			      "%ld-%ld (z=%.0f), then recovered; the other ranks waited %.3g s for it. A stall "
-			      "alone does not make a straggler.%s", rs->rank, rs->stall_shift * 100,
-			      rs->stall_lo, rs->stall_hi, rs->stall_z, rs->stall_cost, more),
+		    xasprintf("Rank %d's compute was %.0f%% above its usual share of the step median (above the "
+			      "median itself when it is usually faster) over steps %ld-%ld (z=%.0f), then recovered; "
+			      "the other ranks waited %.3g s for it. A stall alone does not make a straggler.%s",
+			      rs->rank, rs->stall_shift * 100, rs->stall_lo, rs->stall_hi, rs->stall_z, rs->stall_cost, more),
 		    "Correlate the step range with the host's logs (checkpoint, GC, preemption, a storage or "
 		    "network hiccup) and with the other ranks' data phase.",
 		    ev_rank(d, r, rs->stall_lo, rs->stall_hi));
@@ -384,14 +399,14 @@ static void rule_comm_bound(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = analysis_distributed(run);
 	char why[160];
-	if (!d || !(d->mean_comm_fraction >= 0.25)) /* pytscope's >= is false on NaN */
+	if (!d || !(d->mean_comm_fraction >= BAR_COMM)) /* pytscope's >= is false on NaN */
 		return;
 	if (!rules_compat(run) && analysis_comm_unmeasured(run, why, sizeof(why))) /* rules_unjudged.c says why */
 		return;
 	struct evidence ev = evidence_none();
 	ev.kind = EV_SERIES;
 	ev.series = xstrdup("comm");
-	add(out, "DIST.COMM_BOUND", d->mean_comm_fraction >= 0.45 ? SEV_HIGH : SEV_MED,
+	add(out, "DIST.COMM_BOUND", d->mean_comm_fraction >= BAR_COMM_HIGH ? SEV_HIGH : SEV_MED,
 	    xstrdup("Communication dominates step time"),
 	    xasprintf("Collective communication is %.0f%% of step wall time across %zu ranks — the "
 		      "gradient all-reduce is not hidden behind compute.", d->mean_comm_fraction * 100,
@@ -422,6 +437,19 @@ static const char *budget_hint(int line)
 	}
 }
 
+/* Budget line `line`'s share of b's wall in whole percent (line < 0: MFU): pytscope's "%.0f"
+ * under --compat, natively on its side of the bars it is judged by (analysis.h BARS). */
+static const char *budget_pct(const struct run *run, const struct budget *b, int line, char *buf, size_t n)
+{
+	if (rules_compat(run))
+		snprintf(buf, n, "%.0f", (line < 0 ? b->mfu : b->line[line].fraction) * 100);
+	else if (line < 0)
+		analysis_budget_mfu_text(b, 0, buf, n);
+	else
+		analysis_budget_share_text(b, line, 0, buf, n);
+	return buf;
+}
+
 static void rule_efficiency(struct run *run, struct finding_list *out)
 {
 	if (!rules_have_steps(run))
@@ -431,23 +459,25 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 		return;
 	const struct budget_line *top = &b->line[b->recoverable[0]];
 	bool compat = rules_compat(run);
-	if (!(top->fraction >= 0.10) || (!compat && !isfinite(b->wall))) /* pytscope's >= is false on NaN */
+	if (!(top->fraction >= BAR_RECOVERABLE_MFU) || (!compat && !isfinite(b->wall))) /* >= is false on NaN */
 		return;
-	bool low_mfu = b->has_mfu && b->mfu < 0.50;
-	if (!low_mfu && (b->has_mfu || !(top->fraction >= 0.20)))
+	bool low_mfu = b->has_mfu && b->mfu < BAR_MFU;
+	if (!low_mfu && (b->has_mfu || !(top->fraction >= BAR_RECOVERABLE)))
 		return;
-	char list[160] = "";
+	char list[200] = "", pct[48], top_pct[48];
 	for (size_t i = 0; i < b->nrecoverable && i < 3; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
 		size_t n = strlen(list);
-		snprintf(list + n, sizeof(list) - n, "%s%s %.0f%%", i ? ", " : "", l->name, l->fraction * 100);
+		snprintf(list + n, sizeof(list) - n, "%s%s %s%%", i ? ", " : "", l->name,
+			 budget_pct(run, b, b->recoverable[i], pct, sizeof(pct)));
 	}
+	budget_pct(run, b, b->recoverable[0], top_pct, sizeof(top_pct));
 	char anchor[96] = "";
 	if (low_mfu)
 		snprintf(anchor, sizeof(anchor), "Useful compute is %.0f%% of wall (FLOPs at peak). ",
 			 b->efficiency * 100);
-	char *detail = xasprintf("%sBiggest recoverable line: %s at %.0f%% of wall (%.2fs over %zu step%s). "
-				 "Top recoverable: %s.", anchor, top->name, top->fraction * 100, top->seconds,
+	char *detail = xasprintf("%sBiggest recoverable line: %s at %s%% of wall (%.2fs over %zu step%s). "
+				 "Top recoverable: %s.", anchor, top->name, top_pct, top->seconds,
 				 b->n, compat || b->n != 1 ? "s" : "", list);
 	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
 	struct evidence ev = evidence_none(); /* the budget is the evidence: the Budget pane */
@@ -455,13 +485,13 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	ev.rank = steps_rank_id(run->steps, 0);
 	ev.series = xstrdup(b->line[b->recoverable[0]].name);
 	if (low_mfu)
-		add(out, "EFFICIENCY.LOW_MFU", b->mfu < 0.30 ? SEV_HIGH : SEV_MED,
-		    xasprintf("MFU is %.0f%% — %.0f%% of wall is recoverable", b->mfu * 100,
+		add(out, "EFFICIENCY.LOW_MFU", b->mfu < BAR_MFU_HIGH ? SEV_HIGH : SEV_MED,
+		    xasprintf("MFU is %s%% — %.0f%% of wall is recoverable", budget_pct(run, b, -1, pct, sizeof(pct)),
 			      (1 - b->efficiency) * 100),
 		    detail, fix, ev);
 	else
-		add(out, "EFFICIENCY.RECOVERABLE", top->fraction >= 0.35 ? SEV_HIGH : SEV_MED,
-		    xasprintf("%.0f%% of wall time is recoverable (%s)", top->fraction * 100, top->name),
+		add(out, "EFFICIENCY.RECOVERABLE", top->fraction >= BAR_RECOVERABLE_HIGH ? SEV_HIGH : SEV_MED,
+		    xasprintf("%s%% of wall time is recoverable (%s)", top_pct, top->name),
 		    detail, fix, ev);
 	free(fix);
 }
@@ -486,33 +516,45 @@ static void rule_fragmentation(struct run *run, struct finding_list *out)
 	    ev_series(run, "memory"));
 }
 
+/* MEMORY.GROWTH: under --compat pytscope pytscope's, per memory sample, its total over every
+ * record; natively per step (analysis.h GROWTH), its total over the steps the memory
+ * samples span, and GROWTH_MIN_STEPS counts the samples (rules_unjudged.c: too few). */
 static void rule_growth(struct run *run, struct finding_list *out)
 {
 	if (!rules_have_steps(run))
 		return;
 	const struct memory *m = analysis_memory(run, 0);
-	double g = m->growth, n = (double)m->n_steps;
+	bool compat = rules_compat(run);
+	size_t n = compat ? m->n_steps : m->n_samples;
+	double g = m->growth, span = compat ? (double)n : (double)m->last_step - (double)m->first_step;
 	double ref = m->peak_alloc > 1 ? m->peak_alloc : 1;
-	if (!m->has_memory || m->n_steps < GROWTH_MIN_STEPS || !(g > 0) || g * n < 0.01 * ref || g < MB)
+	if (!m->has_memory || n < GROWTH_MIN_STEPS || !(g > 0) || g * span < 0.01 * ref || g < MB)
 		return;
+	char *over = compat ? xasprintf("over %zu steps", n)
+			    : xasprintf("from step %ld to step %ld, %zu memory samples", m->first_step, m->last_step, n);
 	add(out, "MEMORY.GROWTH", SEV_HIGH, xstrdup("Allocated memory grows steadily (possible leak)"),
-	    xasprintf("Allocated memory rises ~%.1f MB/step (~%.0f MB over %zu steps). Steady growth in "
+	    xasprintf("Allocated memory rises ~%.1f MB/step (~%.0f MB %s). Steady growth in "
 		      "steady-state training usually means tensors are retained across steps.",
-		      g / MB, g * n / MB, m->n_steps),
+		      g / MB, g * span / MB, over),
 	    "Detach/`.item()` metrics before accumulating; ensure you're not appending graph-attached "
 	    "tensors to a list; check for retained activations or growing caches.",
 	    ev_series(run, "memory"));
+	free(over);
 }
 
 /* NODE.SLOW_TOGETHER (native): every rank of a node slower than the step median by at
- * least NODE_SLOW_REL, on at most half of the nodes: a bad host, not a bad rank. */
+ * least NODE_SLOW_REL, throughout or from the step its ranks turned slow together, while
+ * such nodes hold at most half of the ranks: a bad host, not a bad rank (nodes.h). */
 static void rule_slow_node(struct run *run, struct finding_list *out)
 {
-	struct node_set *s = rules_have_steps(run) && dist_judged(run) ? steps_nodes(run) : NULL;
-	char scope[200] = "", placed[200] = "", at_least[32];
+	const struct distributed *d = rules_have_steps(run) ? dist_judged(run) : NULL;
+	struct node_set *s = d ? steps_nodes(run) : NULL;
+	char scope[200] = "", placed[320] = "", at_least[32], since[40], from[96], at_once[80], end[48] = "the end";
 	bool partial = s && steps_partial_scope(run, scope, sizeof(scope)); /* a node's ranks may be left out */
 	if (s)
 		steps_nodes_placement(run->steps, s, placed, sizeof(placed));
+	if (s && d->n_judged < d->n_steps)
+		snprintf(end, sizeof(end), "step %ld (the last judged)", last_step(d));
 	for (size_t k = 0; s && k < s->n; k++) {
 		if (!steps_node_slow(s, k))
 			continue;
@@ -523,16 +565,28 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 		ev.kind = EV_RANK;
 		ev.rank = steps_rank_id(run->steps, nd->worst);
 		const char *loaded = partial ? " loaded" : "";
+		bool onset = !(nd->min_rel >= NODE_SLOW_REL); /* slow together from a step (nodes.h) */
+		double least = onset ? nd->from_min_rel : nd->min_rel;
+		since[0] = from[0] = at_once[0] = '\0';
+		if (onset) {
+			snprintf(since, sizeof(since), " from step %ld", nd->slow_from);
+			snprintf(from, sizeof(from), " from step %ld to %s", nd->slow_from, end);
+			snprintf(at_once, sizeof(at_once), " Its ranks turned slow within %d steps of each other.",
+				 NODE_ONSET_STEPS);
+			ev.step_lo = nd->slow_from;
+			ev.step_hi = last_step(d);
+		}
 		/* floored, so "at least" holds and the figure stays on its side of high's 15% (14.96: 14) */
-		snprintf(at_least, sizeof(at_least), "%.0f", floor(nd->min_rel * 100));
-		add(out, "NODE.SLOW_TOGETHER", nd->min_rel >= 0.15 ? SEV_HIGH : SEV_MED,
-		    xasprintf("All %zu%s ranks of %s%s slow together (at least %s%% slower)", nd->nranks, loaded,
-			      host, nd->name, at_least),
+		snprintf(at_least, sizeof(at_least), "%.0f", floor(least * 100));
+		add(out, "NODE.SLOW_TOGETHER", least >= 0.15 ? SEV_HIGH : SEV_MED,
+		    xasprintf("All %zu%s ranks of %s%s slow together%s (at least %s%% slower)", nd->nranks, loaded,
+			      host, nd->name, since, at_least),
 		    xasprintf("Every%s rank on %s%s (ranks %s%s%s) is at least %s%% slower than the per-step "
-			      "median (median over its ranks %.0f%%; worst rank %d at %.2f ms/step). A whole "
+			      "median%s (median over its ranks %.0f%%; worst rank %d at %.2f ms/step).%s A whole "
 			      "host slow at once points at the host, not at one rank.%s", loaded, host, nd->name,
-			      ranks, partial ? "; " : "", scope, at_least, nd->median_rel * 100, ev.rank,
-			      nd->worst_compute * 1e3, placed),
+			      ranks, partial ? "; " : "", scope, at_least, from,
+			      (onset ? nd->from_median_rel : nd->median_rel) * 100, ev.rank, nd->worst_compute * 1e3,
+			      at_once, placed),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);
 		free(ranks);

@@ -3,7 +3,8 @@
  * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
  * without enough aligned steps or on the steps before a rank starts and after one ends
- * (on no rank-to-rank comparison), an efficiency with nothing to weigh, a phase value that
+ * (on no rank-to-rank comparison), a 2-rank gap neither rank's own compute explains (no
+ * fail-slow named), an efficiency with nothing to weigh, a phase value that
  * is not a duration (named where it is: shares, jitter, efficiency), each item with the
  * finding ids it stands for. So an empty findings list says what was not checked instead
  * of reading as "all is well", and a comparison calls a finding of one run "not judged"
@@ -139,10 +140,12 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 	const struct memory *m = analysis_memory(run, 0);
 	if (!m->has_memory)
 		findings_unjudged_add(nj, "MEMORY.FRAGMENTATION MEMORY.GROWTH", "memory (no memory recorded%s)", by);
-	else if (m->n_steps < GROWTH_MIN_STEPS)
-		findings_unjudged_add(nj, "MEMORY.GROWTH",
-				      "memory growth (%zu step%s, needs %d)", m->n_steps, m->n_steps == 1 ? "" : "s",
-				      GROWTH_MIN_STEPS);
+	else if (m->n_samples < GROWTH_MIN_STEPS) /* rules.c MEMORY.GROWTH counts the memory samples */
+		findings_unjudged_add(nj, "MEMORY.GROWTH", "memory growth (%zu memory sample%s, needs %d)",
+				      m->n_samples, m->n_samples == 1 ? "" : "s", GROWTH_MIN_STEPS);
+	else if (isnan(m->growth)) /* analysis.h GROWTH: no step span to state it per step */
+		findings_unjudged_add(nj, "MEMORY.GROWTH", "memory growth (the memory samples end at step %ld, "
+				      "not after step %ld where they begin)", m->last_step, m->first_step);
 	char why[160];
 	const char *flaw = b ? NULL : analysis_budget_why_none(run, 0, why, sizeof(why));
 	if (flaw && !eff_said) /* a phase value that is no duration: the budget is n/a */
@@ -166,10 +169,37 @@ static bool has_nodes(struct run *run)
 	return s != NULL;
 }
 
+/* The nodes slow together when they hold more than half of the ranks (nodes.h
+ * NODE_TOO_WIDE): one item naming their ranks. */
+static void nodes_too_wide(struct run *run, const struct node_set *s, struct not_judged *nj)
+{
+	size_t nr = steps_nranks(run->steps), n = 0, slow, total;
+	bool *wide = xcalloc(nr + 1, sizeof(*wide));
+	size_t *ri = xmalloc((nr + 1) * sizeof(*ri));
+	for (size_t k = 0; k < s->n; k++)
+		if (steps_node_verdict(s, k) == NODE_TOO_WIDE)
+			for (size_t i = 0; i < s->v[k].nranks; i++)
+				wide[s->v[k].ri[i]] = true;
+	for (size_t r = 0; r < nr; r++)
+		if (wide[r])
+			ri[n++] = r;
+	if (n) {
+		char *list = steps_nodes_ranklist(run->steps, ri, n);
+		steps_nodes_slow_share(s, &slow, &total);
+		findings_unjudged_add(nj, "NODE.SLOW_TOGETHER", "slow nodes (ranks %s are on nodes slow together, "
+				      "%zu of the %zu ranks: more than half, a slowdown of the run, not of a host)",
+				      list, slow, total);
+		free(list);
+	}
+	free(ri);
+	free(wide);
+}
+
 /* The nodes NODE.SLOW_TOGETHER cannot judge: the ranks without a hostname in a grouping
- * by hostname (nodes.h), nodes of a single rank (a slow host is then a slow rank), and
- * the one node of ranks when no other has any (nothing to weigh a host against: its
- * slow_together cell reads n/a). */
+ * by hostname (nodes.h), nodes of a single rank (a slow host is then a slow rank), the
+ * one node of ranks when no other has any (nothing to weigh a host against: its
+ * slow_together cell reads n/a), and nodes slow together on more than half of the ranks
+ * (nodes_too_wide). */
 static void nodes_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct node_set *s = steps_nodes(run);
@@ -198,6 +228,8 @@ static void nodes_unjudged(struct run *run, struct not_judged *nj)
 				      "is a slow rank)", nsingle == 1 ? "" : "s", list, nsingle == 1 ? "its" : "their");
 		free(list);
 	}
+	if (s)
+		nodes_too_wide(run, s, nj);
 	free(single);
 	steps_nodes_free(s);
 }
@@ -263,6 +295,17 @@ static void ends_unjudged(const struct steps_model *m, struct not_judged *nj)
 	}
 }
 
+/* A 2-rank gap whose cause is not judged (analysis_gap_rank): no fail-slow named. */
+static void gap_unjudged(const struct distributed *d, struct not_judged *nj)
+{
+	int gap = analysis_gap_rank(d);
+	char words[160];
+	if (gap < 0 || d->rank[gap].gap_sped_up) /* the others sped up: judged */
+		return;
+	analysis_gap_words(d, gap, words, sizeof(words));
+	findings_unjudged_add(nj, "DIST.FAIL_SLOW", "a fail-slow rank (%s)", words);
+}
+
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm and a
  * compute phase on every rank (analysis_comm_unmeasured). */
 static void ranks_unjudged(struct run *run, struct not_judged *nj)
@@ -289,6 +332,8 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 				      "transient stalls (they need %d ranks, the run has %zu: with 2 the "
 				      "step median is their mean, so one rank speeding up reads as the other "
 				      "stalling)", STALL_MIN_RANKS, d->world_size);
+	if (d && !unweighable)
+		gap_unjudged(d, nj);
 	char why[160];
 	const char *comm = analysis_comm_unmeasured(run, why, sizeof(why));
 	/* without aligned steps the ranks are not weighed at all: only a missing phase is news */

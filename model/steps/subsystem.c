@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the step family's registration (registry.h): the pytscope loader
  * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
- * (grid.c), the Ranks/Steps/Budget tabs, the headline summary, finalize and the model's
- * lifetime (store.c). Traces add step records too (model/trace/load_steps.c). */
+ * (grid.c), the Ranks/Steps/Budget tabs, the headline summary (a share a rule judges on
+ * its side of the bar: analysis.h BARS), finalize and the model's lifetime (store.c).
+ * Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
 #include <malloc.h>
 #include <math.h>
@@ -282,8 +283,9 @@ static void summary_distributed(struct run *run, struct summary *out)
 	unmeasured = analysis_comm_unmeasured(run, why, sizeof(why));
 	if (unmeasured) /* not 0% of the step wall, nor some ranks' share */
 		snprintf(comm, sizeof(comm), "comm n/a (%s)", unmeasured);
-	else if (isfinite(d->mean_comm_fraction))
-		snprintf(comm, sizeof(comm), "comm %.1f%% of step wall", d->mean_comm_fraction * 100);
+	else if (isfinite(d->mean_comm_fraction)) /* on its side of DIST.COMM_BOUND's bars */
+		snprintf(comm, sizeof(comm), "comm %s%% of step wall",
+			 analysis_comm_share_text(d->mean_comm_fraction, 1, why, sizeof(why)));
 	else   /* a NaN in the walls */
 		snprintf(comm, sizeof(comm), "comm n/a (a NaN or infinite phase value)");
 	char line[SUMMARY_TEXT], of[48] = "";
@@ -305,7 +307,8 @@ static void summary_distributed(struct run *run, struct summary *out)
 bool steps_stragglers_judged(struct run *run, bool partial)
 {
 	const struct distributed *d = analysis_distributed(run);
-	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
+	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run) &&
+	       analysis_gap_rank(d) < 0;
 }
 
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
@@ -336,7 +339,7 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 static void summary_budget(struct run *run, struct summary *out)
 {
 	const struct budget *b = analysis_budget(run, 0);
-	char wall[32], secs[32], why_absent[160];
+	char wall[32], secs[32], why_absent[160], pct[40];
 	if (!b) {
 		if (steps_has_records(run))
 			summary_add(out, TONE_WARN, "budget", "n/a: %s",
@@ -346,8 +349,9 @@ static void summary_budget(struct run *run, struct summary *out)
 	units_seconds(b->wall, wall, sizeof(wall));
 	const char *why = analysis_budget_mfu_na_after(b);
 	if (b->has_mfu)
-		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %.1f%%%s%s%s",
-			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0), b->mfu * 100,
+		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %s%%%s%s%s",
+			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0),
+			    analysis_budget_mfu_text(b, 1, pct, sizeof(pct)),
 			    b->peak_table ? " (peak from GPU table: " : "", b->peak_table ? b->peak_table : "",
 			    b->peak_table ? ")" : "");
 	else if (!b->judged) /* the rank wall is the compute alone: a share of 100% says nothing */
@@ -360,8 +364,9 @@ static void summary_budget(struct run *run, struct summary *out)
 			    steps_rank_id(run->steps, 0), analysis_budget_mfu_na(b));
 	if (b->nrecoverable) {
 		const struct budget_line *l = &b->line[b->recoverable[0]];
-		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%.1f%%)", l->name,
-			    units_seconds(l->seconds, secs, sizeof(secs)), l->fraction * 100);
+		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%s%%)", l->name,
+			    units_seconds(l->seconds, secs, sizeof(secs)),
+			    analysis_budget_share_text(b, b->recoverable[0], 1, pct, sizeof(pct)));
 	}
 	char left[SUMMARY_TEXT]; /* natively, time in a phase of no line: the shares are not the step's */
 	if (analysis_budget_left_out(run, b, left, sizeof(left)))

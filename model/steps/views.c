@@ -142,7 +142,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		}
 		/* over the aligned steps with a compute (none: missing) */
 		bool own = rs->no_compute < d->n_steps;
-		table_set_num_opt(t, row, c_mean, rs->own_mean * 1e3, own);
+		table_set_num_opt(t, row, c_mean, rs->own_mean * 1e3, own && isfinite(rs->own_mean * 1e3)); /* no inf */
 		table_set_num_opt(t, row, c_med, rs->own_median * 1e3, own);
 		if (own_only) {
 			table_set_text(t, row, c_strag, "n/a");
@@ -447,17 +447,13 @@ static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_
 }
 
 /* Node k's slow_together cell: "yes", "no" when judged not slow together, "n/a" when not
- * judged (too few aligned steps or no compute to weigh, a node of one rank or of the ranks
- * without a hostname, or fewer than 2 hosts to weigh a host against). */
+ * judged (steps_node_verdict: too few aligned steps or no compute to weigh, a node of one
+ * rank or of the ranks without a hostname, fewer than 2 hosts to weigh a host against, or
+ * slow together on more than half of the ranks). */
 static const char *node_slow_cell(const struct node_set *s, size_t k)
 {
-	const struct node_stat *nd = &s->v[k];
-	size_t hosts = 0;
-	for (size_t i = 0; i < s->n; i++)
-		hosts += !s->v[i].no_host;
-	if (!s->judged || nd->no_host || nd->nranks < 2 || hosts < 2) /* one rank: a slow host is a slow rank */
-		return "n/a";
-	return steps_node_slow(s, k) ? "yes" : "no";
+	enum node_verdict v = steps_node_verdict(s, k);
+	return v == NODE_SLOW ? "yes" : v == NODE_NOT_SLOW ? "no" : "n/a";
 }
 
 /* nodes: the node roll-up (nodes.h), one row per node; refused without a step record, as ranks is. */
@@ -468,7 +464,8 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	struct node_set *s = steps_nodes(run);
 	if (!s) {
 		snprintf(err, errn, "no node information: no hostname in run.json or the traces, no --ranks-per-node, "
-				    "no gpu_count, no GPU count the traces agree on (or a single rank)");
+				    "no gpu_count most ranks agree on, no GPU count the traces agree on (or a single "
+				    "rank)");
 		return NULL;
 	}
 	const struct steps_model *m = run->steps;
@@ -498,7 +495,8 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 				  "weighed by); ");
 	table_col_doc(t, c_slow, "yes for a node slow together (NODE.SLOW_TOGETHER), no for one judged not (n/a: "
 		      "too few aligned steps, a compute the ranks cannot be weighed by, a node of one rank or "
-		      "of the ranks without a hostname, or a run of one host, to judge); ");
+		      "of the ranks without a hostname, a run of one host, or nodes slow together holding more "
+		      "than half of the ranks, to judge); ");
 	const char *unweighable = analysis_compute_unweighable(run);
 	bool own_only = unweighable && unweighable != analysis_compute_zero; /* no figure against the others */
 	for (size_t k = 0; k < s->n; k++) {

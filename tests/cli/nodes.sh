@@ -4,8 +4,10 @@
 # lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the
 # NODE.SLOW_TOGETHER finding when every rank of a node is slow (a bad host), but not when
 # the slowness is everywhere or on one rank only; its slow_together cell "yes", "no" for a
-# node judged not slow, n/a when not judged (too few steps, a run of one host). The gpu_count is the one most ranks
-# record (rank 0's alone does not decide), and the finding says so when they disagree.
+# node judged not slow, n/a when not judged (too few steps, a run of one host). The gpu_count is the one more than
+# half of the ranks record (rank 0's alone does not decide), and the finding names it when they disagree; with no
+# majority (a tie) none is used, a warning says so; a gpu_count is a JSON number ("1e1" is 10), one that is not a
+# whole number of GPUs ("8.5", "2.9") is not used, a warning names its run.json and value.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -143,5 +145,28 @@ cp -r plain odd0 && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" odd0 8 15 1
 "$T" --print --no-index odd0 >o.txt 2>/dev/null
 tap_check "rank 0's gpu_count against the 15 others': the others' blocks of 8, node 1 slow together" \
 	'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" o.csv &&
-	 grep -q "in blocks of 8 (the gpu_count 15 of the 16 ranks. run.json record), which assumes" o.txt'
+	 grep -q "in blocks of 8 (gpu_count 8 in 15 of the 16 run.json that record one), which assumes" o.txt'
+# ranks 0-7 say gpu_count 4, ranks 8-15 8: a tie, no majority, no grouping by it (it said "blocks of 4 (the
+# gpu_count 8 of the 16 ranks' run.json record)")
+cp -r plain tie && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" tie 12 15 1.2 || exit 1
+for r in 0 1 2 3 4 5 6 7; do sed -i 's/"gpu_count": *8/"gpu_count": 4/' tie/rank$r/run.json; done
+"$T" --print --no-index tie >tie.txt 2>/dev/null
+"$T" --export sources --no-index tie >tie_src.csv 2>/dev/null
+tap_check "gpu_count 4 on 8 ranks, 8 on 8: no majority, no nodes by it, a warning names the disagreement" \
+	'! "$T" --export nodes --no-index tie >/dev/null 2>&1 && ! grep -q NODE.SLOW_TOGETHER tie.txt &&
+	 grep "^warning,tie,.*gpu_count differs across ranks with no majority (rank 0.s is 4, rank 8.s 8;" tie_src.csv |
+	 grep -q "the most common one is in 8 of the 16 run.json that record one): the node roll-up does not group"'
+# gpu_count as a JSON number: 1e1 is 10; 8.5 and 2.9 are not whole numbers of GPUs (atol made them 8 and 2)
+for g in 1e1 8.5 2.9; do
+	cp -r plain "g$g" && sed -i "s/\"gpu_count\": *8/\"gpu_count\": $g/" "g$g"/rank*/run.json
+	"$T" --export nodes --no-index "g$g" >"g$g.csv" 2>"g$g.err"
+	"$T" --export sources --no-index "g$g" >"g${g}_src.csv" 2>/dev/null
+done
+tap_eq "gpu_count 1e1: blocks of 10" "node 0,10,gpu_count 10 node 1,6,gpu_count 10" \
+	"$(tail -n +2 g1e1.csv | cut -d, -f1,2,12 | tr '\n' ' ' | sed 's/ $//')"
+tap_check "gpu_count 8.5 and 2.9: not used (no nodes), a warning names each run.json and value" \
+	'[ ! -s g8.5.csv ] && [ ! -s g2.9.csv ] && grep -q "no gpu_count most ranks agree on" g8.5.err &&
+	 grep "^warning,g8.5/rank0/run.json,,0,.*rank 0: run.json environment gpu_count 8.5 is not" g8.5_src.csv |
+	 grep -q "not a whole number of GPUs: the node roll-up does not use it" &&
+	 grep -q "^warning,g2.9/rank3/run.json,,3,.*gpu_count 2.9 is not a whole number of GPUs" g2.9_src.csv'
 tap_plan

@@ -6,7 +6,11 @@
 # NODE.SLOW_TOGETHER names a host's ranks (a host of one rank, or the one host of a run,
 # not judged: slow_together n/a, said in the not-judged list; a host judged not slow
 # together: "no", never an empty cell) and its share (floored: high from 15%, 14.96% is
-# never "at least 15%"), the nodes view's stragglers
+# never "at least 15%"), the "at most half" guard counting ranks (two small slow hosts
+# beside a big one are slow together; nodes slow together holding more than half of the
+# ranks are n/a, not "no", and the not-judged list says why), a host whose ranks all turn
+# slow within a few steps of each other (slow together from that step, named; onsets far
+# apart are not), the nodes view's stragglers
 # as the ranks view judges them, a rank without a compute phase left out of its node's
 # compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
 # the steps views of a run without step records or phase time (refused with the reason,
@@ -22,7 +26,8 @@ trap 'rm -rf "$work"' EXIT
 
 # mk DIR HOSTS SLOW [NOCOMPUTE]: NR ranks (16) of NS steps (100); HOSTS a Python
 # expression of r (None: no hostname), SLOW the ranks SLOWF (1.2) times slower in forward
-# and backward, NOCOMPUTE a rank that records no forward/backward phase.
+# and backward from step SLOWFROM (a Python expression of r, 0), NOCOMPUTE a rank that
+# records no forward/backward phase.
 mk() {
 	python3 - "$@" <<'EOF' || exit 1
 import json, os, random, sys
@@ -30,6 +35,7 @@ d, hosts, slow = sys.argv[1], sys.argv[2], {int(x) for x in sys.argv[3].split(",
 nocomp = int(sys.argv[4]) if len(sys.argv) > 4 else -1
 nr, ns = int(os.environ.get("NR", "16")), int(os.environ.get("NS", "100"))
 slowf = float(os.environ.get("SLOWF", "1.2"))
+slowfrom = os.environ.get("SLOWFROM", "0")
 random.seed(1)
 for r in range(nr):
     rd = os.path.join(d, "rank%d" % r)
@@ -40,10 +46,10 @@ for r in range(nr):
         env["hostname"] = h
     json.dump({"name": "run", "config": {}, "rank": r, "world_size": nr, "environment": env,
                "started": 1795344000.0}, open(os.path.join(rd, "run.json"), "w"))
-    t = 1795344000.0
+    t, since = 1795344000.0, eval(slowfrom, {"r": r})
     with open(os.path.join(rd, "steps.jsonl"), "w") as f:
         for s in range(ns):
-            fw = 0.03 * (slowf if r in slow else 1.0) * (1 + random.uniform(-0.01, 0.01))
+            fw = 0.03 * (slowf if r in slow and s >= since else 1.0) * (1 + random.uniform(-0.01, 0.01))
             ph = {"data": 0.005, "forward": fw, "backward": 2 * fw, "optimizer": 0.005, "comm": 0.012}
             if r == nocomp:
                 del ph["forward"], ph["backward"], ph["optimizer"]
@@ -77,6 +83,50 @@ tap_check "partial hostnames: the slow hosts named, never 'No hostname is record
 tap_check "partial hostnames: a data-quality warning names the rank" \
 	'grep -q "^warning,.*rank 5 records no hostname (run.json or trace) while 15 ranks do: the node roll-up" \
 		part_src.csv'
+
+# Ranks 0-11 on one host, 12-13 and 14-15 on two small ones, slow: 4 of 16 ranks (the guard
+# counts ranks, not the 2 nodes of 3), slow together.
+mk uneq '"big" if r < 12 else "s1" if r < 14 else "s2"' 12,13,14,15
+"$T" --export nodes --no-index uneq >uneq.csv 2>/dev/null
+tap_eq "two small slow hosts beside a big one: both slow together" "big,no s1,yes s2,yes" "$(rows uneq.csv 1,11)"
+# Host gpu-c (ranks 8-11) turns slow at step 60 of 100: slow together from step 60 (its
+# whole-run median slowdown is under 5%); turning slow 40 steps apart is not together.
+SLOWFROM=60 SLOWF=1.3 mk late '"gpu-" + "abcd"[r // 4]' 8,9,10,11
+"$T" --export nodes --no-index late >late.csv 2>/dev/null
+"$T" --print --no-index late >late.txt 2>/dev/null
+tap_eq "a host turning slow at once: slow together" "gpu-a,no gpu-b,no gpu-c,yes gpu-d,no" "$(rows late.csv 1,11)"
+tap_check "... the finding names the step" \
+	'grep -q "All 4 ranks of host gpu-c slow together from step 60 (at least [0-9]*% slower)" late.txt &&
+	 grep -q "(ranks 8-11) is at least [0-9]*% slower than the per-step median from step 60 to the end" late.txt'
+SLOWFROM='40 if r < 10 else 80' SLOWF=1.3 mk apart '"gpu-" + "abcd"[r // 4]' 8,9,10,11
+"$T" --export nodes --no-index apart >apart.csv 2>/dev/null
+tap_eq "... its ranks turning slow 40 steps apart: not together" "gpu-a,no gpu-b,no gpu-c,no gpu-d,no" \
+	"$(rows apart.csv 1,11)"
+# wide DIR STEPS FACTOR: 6 ranks; ranks 0-3 (hosts gpu-a, gpu-b) each FACTOR times slower at 3 of every 4
+# steps, never 4 at once: both hosts at least 5% slower, 4 of 6 ranks: more than half, not judged (n/a, not
+# "no"). Over 16 steps at 1.12 no rule fires, so the report lists what was not judged.
+wide() {
+	python3 - "$@" <<'EOF' || exit 1
+import json, os, random, sys
+d, ns, factor = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+random.seed(1)
+for r in range(6):
+    os.makedirs("%s/rank%d" % (d, r))
+    json.dump({"name": "run", "rank": r, "world_size": 6, "environment": {"hostname": "gpu-" + "abc"[r // 2]}},
+              open("%s/rank%d/run.json" % (d, r), "w"))
+    with open("%s/rank%d/steps.jsonl" % (d, r), "w") as f:
+        for s in range(ns):
+            fw = 0.03 * (factor if r < 4 and s % 4 != r else 1.0) * (1 + random.uniform(-0.005, 0.005))
+            f.write(json.dumps({"step": s, "phases": {"forward": fw, "backward": 2 * fw}}) + "\n")
+EOF
+}
+wide wide 64 1.2
+"$T" --export nodes --no-index wide >wide.csv 2>/dev/null
+tap_eq "nodes slow together on 4 of 6 ranks: n/a" "gpu-a,n/a gpu-b,n/a gpu-c,no" "$(rows wide.csv 1,11)"
+wide wide16 16 1.12
+"$T" --print --no-index wide16 >wide16.txt 2>/dev/null
+tap_check "... and the not-judged list says why" \
+	'grep -q "^  - slow nodes (ranks 0-3 are on nodes slow together, 4 of the 6 ranks: more than half" wide16.txt'
 
 # A host whose ranks are not consecutive: listed as they are, not first-last.
 mk inter '"gpu-%d" % (r % 4)' 1,5,9,13

@@ -1,6 +1,7 @@
 #!/bin/sh
 # one_step.sh: a run of one step record reads as one: the budget's "over 1 step", the
-# LOW_MFU finding's "(0.06s over 1 step)", the unjudged rules' "(1 step, needs N)",
+# LOW_MFU finding's "(0.06s over 1 step)", the unjudged rules' "(1 step, needs N)" (memory
+# growth's "(1 memory sample, needs N)"),
 # --export all's "1 row", the Overview's "1 file, 1 record loaded" and the Steps pane's
 # "1 record"; --compat pytscope keeps pytscope's "over 1 steps".
 set -u
@@ -25,7 +26,8 @@ tap_check "the low-MFU finding: (0.06s over 1 step); pytscope's 1 steps under --
 "$TSCOPE_BIN" --export all -o all --no-index one >all.txt 2>/dev/null
 tap_check "--export all: a view of one row says 1 row" 'grep -q "/steps.csv	1 row$" all.txt'
 tap_check "rules that need more steps: (1 step, needs N)" \
-	'grep -q "loss plateau (1 step, needs [0-9]*)" nomfu.out && grep -q "memory growth (1 step, needs [0-9]*)" nomfu.out'
+	'grep -q "loss plateau (1 step, needs [0-9]*)" nomfu.out &&
+	 grep -q "memory growth (1 memory sample, needs [0-9]*)" nomfu.out'
 printf '1\n:dump %s/ov.txt\n4\n:dump %s/st.txt\nq\n' "$PWD" "$PWD" >keys
 TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$TSCOPE_BIN" --tui --no-index nomfu >/dev/null 2>&1
 tap_check "the explorer: 1 file, 1 record loaded; 0 errors, 0 warnings, 1 note; the Steps pane's 1 record" \

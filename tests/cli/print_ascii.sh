@@ -3,7 +3,9 @@
 # node) or --ascii: every byte under 0x80, and otherwise the UTF-8 report itself, each
 # character by the explorer's ASCII stand-in (sparklines, bars, dashes, dots, arrows);
 # SGR colour codes untouched; --compat pytscope keeps pytscope's UTF-8 bytes whatever
-# the locale; the comparison report and --follow's lines likewise.
+# the locale; the comparison report and --follow's lines likewise. A table cell clipped
+# in the DASF or comparison report ends in "~" (one column, as "…"), so its columns stay
+# where the UTF-8 report has them; a wide character's cell is padded by display columns.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -61,4 +63,24 @@ tap_check "--follow under a UTF-8 locale: the MFU finding's dash" \
 	'grep -q "EFFICIENCY.LOW_MFU MFU is 33% — 67%" follow_C.UTF-8.out'
 tap_check "--follow under LC_ALL=C: the same line in ASCII" \
 	'ascii_only follow_C.out && grep -q "EFFICIENCY.LOW_MFU MFU is 33% - 67% of wall is recoverable" follow_C.out'
+
+# Clipped cells of the DASF report's tables and of a comparison's table end in "~" under
+# LC_ALL=C, one column as the UTF-8 "…", never the 3-column "..." that pushed the later
+# columns right: the ASCII report is the UTF-8 one with that ellipsis as "~".
+clipped() { sed 's/\([^ ]\)…/\1~/g' "$1" | translit; } # a cut cell's … (after its text) as ~
+gen_dasf="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf"
+"$gen_dasf" run da 0 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa load_parquet_partition_function_x &&
+	"$gen_dasf" run db 50 bbbb 函数名称很长的函数名称很长的 || tap_notok "DASF runs generated"
+for loc in C C.UTF-8; do
+	LC_ALL=$loc "$BIN" --print --color never da >"dasf_$loc.out" 2>/dev/null
+	LC_ALL=$loc "$BIN" --print --color never da db >"dcmp_$loc.out" 2>/dev/null
+done
+tap_check "DASF report under LC_ALL=C: a clipped task key ends in ~, the next columns where the UTF-8 report has them" \
+	'grep -q "^      1 (.load-a*~ load  *h0  " dasf_C.out && clipped dasf_C.UTF-8.out | cmp -s - dasf_C.out'
+tap_check "DASF comparison under LC_ALL=C: a clipped function ends in ~, its row aligned as in UTF-8" \
+	'grep -q "^  load_parquet_partition_~ only_in_A  " dcmp_C.out &&
+	 [ "$(clipped dcmp_C.UTF-8.out | grep -v "^  函数")" = "$(grep -v "^  ??*  *only_in_B" dcmp_C.out)" ]'
+tap_check "DASF comparison: a clipped wide-character name is padded by display columns" \
+	'grep -q "^  函数名称很长的函数名称…  only_in_B  " dcmp_C.UTF-8.out &&
+	 grep -q "^  ??????????????           only_in_B  " dcmp_C.out'
 tap_plan

@@ -157,4 +157,20 @@ tap_check "hostile names: no ESC or C1 in the report" '! grep -q "$(printf "\033
 tap_check "hostile names: shown in caret notation" 'grep -q "^tscope-tui — run^\[\]0;pwned^G  (hostile)" h.out && grep -q "^  ^\[\[31mevil" h.out'
 "$TSCOPE_BIN" --export steps hostile >hs.csv 2>&1
 tap_check "hostile names: CSV header sanitized" '! grep -q "$(printf "\033")" hs.csv && head -1 hs.csv | grep -q "\^\[\[31mevil"'
+
+# TIMING's phase names are padded to 10 display columns ("前向" is 4 wide: 6 blanks, the
+# bar where the others' starts); under --compat pytscope to 10 code points, as pytscope's
+# len() counts (8 blanks); in an ASCII report by the columns printed ("Σx" as "sumx").
+mkdir -p wide
+for s in 0 1 2; do
+	printf '{"step":%d,"phases":{"data":0.01,"前向":0.02,"Σx":0.01}}\n' "$s"
+done >wide/steps.jsonl
+"$TSCOPE_BIN" --print --color never wide >wu.out 2>/dev/null
+"$TSCOPE_BIN" --print --compat pytscope --color never wide >wc.out 2>/dev/null
+LC_ALL=C "$TSCOPE_BIN" --print --color never wide >wa.out 2>/dev/null
+tap_check "TIMING: a wide phase name padded by display columns, its bar under the others'" \
+	'grep -q "^  前向       [^ ]" wu.out && grep -q "^  data       [^ ]" wu.out'
+tap_check "... under --compat pytscope by code points, as pytscope" 'grep -q "^  前向         [^ ]" wc.out'
+tap_check "... in the ASCII report by the columns printed" \
+	'grep -q "^  sumx       [^ ]" wa.out && grep -q "^  ??         [^ ]" wa.out'
 tap_plan

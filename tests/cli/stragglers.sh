@@ -3,7 +3,14 @@
 # (gen_fixtures failslow / balanced): one late fail-slow rank among 48 is the only
 # straggler in the report, the ranks view, the explorer's n/N and the findings; a
 # 20-step stall on another rank is a transient finding; pytscope's rule (--compat
-# pytscope) misses the late rank; a balanced run flags nothing.
+# pytscope) misses the late rank; a balanced run flags nothing. A rank that gets faster
+# is no stall nor fail-slow on anyone: rank 0 of 4 or 8 at 0.6x from step 30 stalls
+# nowhere (a stall on a rank usually faster is still found), 2 of 4 speeding up leave the
+# other two not fail-slow (the line says why they are slower), and with 2 ranks (the step
+# median is their mean) a rank turned slow only when its own compute rose: rank 0
+# speeding up is said as such (pytscope's straggler from the step it happened), a 40%
+# slowdown of rank 1 is still fail-slow, and a gap neither rank's own compute explains is
+# not judged (the line and the not-judged list say so), the same from the index.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -42,4 +49,88 @@ tap_check "n/N: straggler 1/1 is rank 17" 'grep -q "straggler 1/1: rank 17, slow
 "$TSCOPE_BIN" --print --color never bal >b.out 2>&1
 tap_check "balanced 64 ranks (+-5% noise): no straggler" 'grep -q "^  stragglers  *none" b.out'
 tap_check "balanced: no finding, and no training-is-fine claim" 'grep -q "No findings: no rule fired" b.out && ! grep -q "balanced" b.out'
+
+# mkrun DIR RANKS STEPS CHANGED FACTOR FROM [TO [SHARED]]: per rank a steps.jsonl of a
+# 10 ms compute (forward 40%, backward 60%) +-4% (a fixed pattern per rank and step) and
+# $extra phases; ranks in CHANGED (comma list) times FACTOR over steps FROM-TO (to the end
+# when TO is empty); SHARED: every rank's compute times 1 +- SHARED at each step alike.
+extra=',"data":0.002,"comm":0.003'
+mkrun() {
+	for r in $(seq 0 $(($2 - 1))); do
+		mkdir -p "$1/rank$r"
+		awk -v r="$r" -v n="$3" -v ch=",$4," -v fac="$5" -v lo="$6" -v hi="${7:-$3}" -v sh="${8:-0}" \
+			-v extra="$extra" 'BEGIN {
+			for (s = 0; s < n; s++) {
+				j = 1 + 0.02 * ((7 * s + 3 * r) % 5 - 2)
+				u = sin(s * 12.9898) * 43758.5453
+				u -= int(u)
+				if (u < 0)
+					u += 1
+				f = index(ch, "," r ",") && s >= lo && s <= hi ? fac : 1
+				c = 0.01 * j * (1 + sh * (2 * u - 1)) * f
+				printf "{\"step\":%d,\"phases\":{\"forward\":%.9f,\"backward\":%.9f%s}}\n", s, 0.4 * c,
+					0.6 * c, extra
+			}
+		}' >"$1/rank$r/steps.jsonl"
+	done
+}
+stall_steps() { # the ranks view's stall_steps column, one rank a line
+	"$TSCOPE_BIN" --export ranks --no-index "$1" 2>/dev/null >"$1.csv"
+	c=$(head -1 "$1.csv" | tr ',' '\n' | grep -n '^stall_steps$' | cut -d: -f1)
+	awk -F, -v c="$c" 'NR > 1 { print $1 ":" $c }' "$1.csv" | tr '\n' ' '
+}
+rep() { "$TSCOPE_BIN" --print --no-index --color never "$1" >"$1.out" 2>/dev/null; }
+not_slow='! grep -q "TRANSIENT_STALL\|FAIL_SLOW\|stalled over\|fail-slow\|turned slow at" "$run.out"'
+
+for n in 4 8; do
+	run=spd$n
+	mkrun $run $n 80 0 0.6 30 && rep $run
+	tap_check "rank 0 of $n faster (0.6x) from step 30: no stall over its steps before, no fail-slow" "$not_slow"
+	tap_check "... stragglers none" 'grep -q "^  stragglers  *none (no rank significantly slower" $run.out'
+	want=$(seq 0 $((n - 1)) | sed 's/$/:/' | tr '\n' ' ')
+	tap_eq "... the ranks view: no stall_steps on any rank" "$want" "$(stall_steps $run)"
+done
+# rank 0 1.5x over steps 10-19, then 0.6x from step 30 (steps 0-29 of one run, the rest of
+# another: the same pattern otherwise)
+mkrun sfa 4 80 0 1.5 10 19 && mkrun sf 4 80 0 0.6 30 && head -30 sfa/rank0/steps.jsonl >sf0 &&
+	tail -n +31 sf/rank0/steps.jsonl >>sf0 && mv sf0 sf/rank0/steps.jsonl && rep sf
+tap_check "a stall on a rank usually faster is still found (steps 10-19)" \
+	'grep -q "Rank 0 stalled over steps 10-19  (DIST.TRANSIENT_STALL)" sf.out &&
+	 [ "$(grep -c "stalled over" sf.out)" -eq 1 ]'
+
+run=half4
+mkrun $run 4 100 0,1 0.6 70 && rep $run
+tap_check "ranks 0 and 1 of 4 faster from step 70: no fail-slow nor stall on ranks 2 and 3" "$not_slow"
+why="from step 70 rank 2 is [0-9]*% slower against the step median as other ranks sped up"
+tap_check "... the line says why they are slower, not 'none (no rank significantly slower ...)'" \
+	'grep -q "^  stragglers  *none turned slow: $why (own compute did not rise; 1 more rank likewise)$" $run.out'
+
+run=sp2
+mkrun $run 2 80 0 0.6 30 && rep $run
+tap_check "2 ranks, rank 0 faster from step 30: no fail-slow on rank 1" "$not_slow"
+why="from step 30 rank 1 is [0-9]*% slower against the 2 ranks' mean as rank 0 sped up (own compute did not rise)"
+tap_check "... pytscope's straggler rank 1 slower from step 30 (not 0), as rank 0 sped up" \
+	'grep -q "^  stragglers  *1 (rank 1: [0-9]*% slower from step 30, cost [^)]*); $why$" $run.out'
+run=sp2late
+mkrun $run 2 100 0 0.6 70 && rep $run
+why="from step 70 rank 1 is [0-9]*% slower against the 2 ranks' mean as rank 0 sped up"
+tap_check "2 ranks, rank 0 faster from step 70 (no pytscope straggler): none turned slow, said why" \
+	'grep -q "^  stragglers  *none turned slow: $why" $run.out && '"$not_slow"
+run=slow2
+mkrun $run 2 80 1 1.4 30 && rep $run
+tap_check "2 ranks, rank 1 1.4x from step 30: still fail-slow" \
+	'grep -q "^  stragglers  *1 (rank 1: fail-slow, [0-9]*% slower from step 30, cost [^)]*)$" $run.out'
+
+# 2 ranks, every step's compute +-30% alike on both, rank 1 1.2x from step 60: the gap is
+# significant, neither rank's own compute change is (fail-slow of rank 1 or rank 0 faster)
+extra=
+run=gap2
+mkrun $run 2 80 1 1.2 60 "" 0.3 && rep $run
+why="from step 60 rank 1 is [0-9]*% slower against the 2 ranks' mean, but neither rank's own compute clearly changed"
+tap_check "2 ranks, a gap neither rank's own compute explains: not judged, no fail-slow" \
+	'grep -q "^  stragglers  *not judged: $why$" $run.out && grep -q "^  - a fail-slow rank ($why)$" $run.out &&
+	 ! grep -q "FAIL_SLOW\|turned slow at\|fail-slow," $run.out'
+"$TSCOPE_BIN" index $run >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never $run >${run}_idx.out 2>/dev/null
+tap_check "... the same from the index" '[ -f $run/.tscope-index/summary.tsx ] && cmp -s $run.out ${run}_idx.out'
 tap_plan

@@ -7,7 +7,8 @@
 # rank 0: "none of the ranks it names has data", exit 1); on a run of one rank dir it applies.
 # The sizing options apply to NAT output and to a GenAI-Perf concurrency sweep with a p95
 # latency fit (--target-runtime to NAT output alone): on a Cerebras file or a request-rate
-# sweep they are named as ignored.
+# sweep they are named as ignored. --ranks-per-node on a run whose every rank records a
+# hostname (the node roll-up groups by hostname then) is named as ignored.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -64,4 +65,13 @@ tap_check "--ranks 5 following a dir without rank dirs: its steps.jsonl followed
 	'grep -q "^  coverage  *1 of 16 ranks" flatf && ! grep -q "subset\|no record yet" flatf'
 "$TSCOPE_BIN" --print --no-index --ranks 0 one >one.out 2>one.err
 tap_check "--ranks 0 on a run of one rank dir: it applies, nothing said" '[ $? -eq 0 ] && ! grep -q ignored one.err'
+cp -r "$demo" hosts
+for r in $(seq 0 15); do
+	sed -i "s/\"environment\": *{/\"environment\": {\"hostname\": \"gpu-$((r / 4))\", /" hosts/rank$r/run.json
+done
+"$TSCOPE_BIN" --export nodes --no-index --ranks-per-node 8 hosts >hosts.csv 2>hosts.err
+tap_check "--ranks-per-node where every rank records a hostname: named as ignored, nodes by hostname" \
+	'grep -qx "tscope-tui: --ranks-per-node ignored: every rank records a hostname; nodes are by hostname" \
+		hosts.err &&
+	 [ "$(tail -n +2 hosts.csv | cut -d, -f12 | sort -u)" = hostname ]'
 tap_plan

@@ -13,6 +13,8 @@
 # Without FLOPs/peak the pane says "compute X%" (all compute is useful compute then: no
 # efficiency) on its budget line, rank rows, windows and status row, as the Overview does,
 # and rec n/a (the compute overhead, recoverable too, is unknown); with them eff and rec.
+# A run without a compute phase has no useful compute: the status row says "useful -", not 0 s.
+# A share a rule judges keeps its side of the bar (19.996%, not 20.0%: pane and Overview).
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -84,6 +86,9 @@ TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index dataon
 tap_check "a run without a compute phase: useful compute n/a, efficiency n/a, data measured" \
 	'grep -q "efficiency n/a: no compute phase is recorded" bp.txt &&
 	 grep -q "useful_compute .* - *n/a not recorded" bp.txt && grep -q "data_stall .*100.0% recoverable" bp.txt'
+tap_check "... its status row: useful -, not 0 s" \
+	'grep -q "^ rank 0  rank wall 750 ms  useful -  efficiency n/a  data_stall" bp.txt &&
+	 ! grep -q "useful 0 s" bp.txt'
 
 # FLOPs and peak known, no compute phase: MFU would weigh nothing, so it is n/a (not
 # pytscope's "MFU 0.0%"), and the finding is the recoverable share, not "MFU is 0%".
@@ -154,4 +159,12 @@ why="all 3 records of rank 0 are inside --warmup 5 (nothing left to analyse)"
 tap_check "one rank inside --warmup: the Budget pane, the report and the export say the same" \
 	'grep -q "no efficiency budget: $why$" wr.txt && grep -q "^  budget  *n/a: $why$" wr.out &&
 	 grep -q "no efficiency budget: $why$" wr.err'
+# A share a rule judges keeps its side of the bar: a top recoverable line of 19.996%
+# (EFFICIENCY.RECOVERABLE from 20%) reads so in the Budget pane and the Overview, not 20.0%.
+mkrun edge '"forward":0.0048,"backward":0.0072,"comm":0.0029992500374981254'
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index edge >/dev/null 2>err
+tap_check "a top recoverable 19.996%: the Budget pane and the Overview say 19.996%, not 20.0%" \
+	'grep -q "communication .* 19.996% recoverable" bp.txt &&
+	 grep -q "top recoverable  *communication .* (19.996%)" ov.txt &&
+	 ! grep -q "20\.0%" bp.txt ov.txt'
 tap_plan

@@ -319,7 +319,7 @@ static void budget_ref(struct run *run, size_t ri, double out[4])
 
 /* The budget's sums (whole columns gathered, exactly summed) = the definition, bit for
  * bit: nanosecond, double and gappy columns, and values whose sum overflows (summed in
- * record order then). */
+ * record order then; natively that rank has no budget, for that reason, and no window). */
 static void test_budget_sums(void)
 {
 	struct opts o = { 0 };
@@ -349,6 +349,12 @@ static void test_budget_sums(void)
 	for (size_t r = 0; r < 3; r++) {
 		double want[4];
 		budget_ref(run, r, want);
+		struct budget_sums sums;
+		analysis_budget_sums(run, r, &sums);
+		double got[4] = { sums.compute, sums.data, sums.comm, sums.other };
+		same = same && memcmp(got, want, sizeof(got)) == 0;
+		if (r == 1) /* its compute sum overflows: below */
+			continue;
 		const struct budget *b = analysis_budget(run, r);
 		struct budget w;
 		bool hw = analysis_budget_window(run, r, 0, 499, &w);
@@ -359,6 +365,11 @@ static void test_budget_sums(void)
 			       memcmp(&w.line[k + 1].seconds, &want[k], 8) == 0;
 	}
 	ok(same, "budget sums = record-order fsum, bit for bit (gaps, doubles, an overflowing sum)");
+	char why[160];
+	struct budget w;
+	ok(!analysis_budget(run, 1) && !analysis_budget_window(run, 1, 0, 499, &w) &&
+	   analysis_budget_why_none(run, 1, why, sizeof(why)) && strcmp(why, "the phase totals overflow on rank 1") == 0,
+	   "sums that overflow: no budget (not an inf wall and NaN shares), said why");
 	run_free(run);
 }
 

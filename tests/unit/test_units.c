@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_units.c: the display rule of model/units.h: bytes with binary prefixes and 3
- * significant digits, seconds as us/ms/s with 3 significant digits, percentages with
+ * significant digits, seconds as us/ms/s with 3 significant digits (whole seconds up to 6
+ * digits, exponent form from 1e6 s), percentages with
  * one decimal, n/a for missing, the same with more digits (units_format_more), the
  * one-precision-per-column decimals, the unit a column name states; and table_display,
  * which applies the rule to a table's cells while the CSV keeps the raw value. */
@@ -54,6 +55,10 @@ int main(void)
 	secs_is(0.01846026019999998, "18.5 ms");
 	secs_is(-0.0121, "-12.1 ms");
 	secs_is(1234.5, "1234 s");
+	secs_is(999999.4, "999999 s");
+	secs_is(999999.6, "1e+06 s");
+	secs_is(1000000000.64, "1e+09 s");
+	secs_is(25000000.016, "2.5e+07 s");
 	is_int(units_decimals(0.775, 3), 3, "0.775 -> 3 decimals");
 	is_int(units_decimals(5.601, 3), 2, "5.601 -> 2 decimals");
 	is_int(units_decimals(1234, 3), 0, "1234 -> 0 decimals");
