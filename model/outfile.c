@@ -91,12 +91,17 @@ static int open_in_place(struct outfile *o, const char *path)
 	return 0;
 }
 
+/* Bytes of dest's directory, its '/' included (0: the current directory). */
+static int dir_len(const char *dest)
+{
+	const char *slash = strrchr(dest, '/');
+	return slash ? (int)(slash - dest) + 1 : 0;
+}
+
 /* Temp file next to dest; mode as the final file should have it. */
 static int open_temp(struct outfile *o, const char *dest, mode_t mode)
 {
-	const char *slash = strrchr(dest, '/');
-	int dirlen = slash ? (int)(slash - dest) + 1 : 0;
-	o->tmp = xasprintf("%.*s.tscope-XXXXXX", dirlen, dest);
+	o->tmp = xasprintf("%.*s.tscope-XXXXXX", dir_len(dest), dest);
 	o->dest = xstrdup(dest);
 	hold_signals(&o->old);
 	int fd = mkostemp(o->tmp, O_CLOEXEC);
@@ -182,4 +187,41 @@ const char *outfile_strerror(const char *path, int err)
 	if (err == EAGAIN)
 		return "changed while opening it; not replaced";
 	return strerror(err);
+}
+
+/* The file an overwrite of path replaces (a symlink's target), malloc'd; NULL unless it is
+ * a regular file this user may write. */
+static char *writable_dest(const char *path)
+{
+	struct stat st, lst;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0)
+		return NULL;
+	return lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL) : xstrdup(path);
+}
+
+/* Whether this user cannot create a file in dest's directory. */
+static bool dir_refuses(const char *dest)
+{
+	int n = dir_len(dest);
+	char *dir = n ? xasprintf("%.*s", n, dest) : xstrdup(".");
+	bool refuses = faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0;
+	free(dir);
+	return refuses;
+}
+
+char *outfile_message(const char *path, int err, bool *in_place)
+{
+	char *dest = err == EACCES || err == EPERM ? writable_dest(path) : NULL;
+	*in_place = dest && dir_refuses(dest);
+	char *msg;
+	if (!*in_place)
+		msg = xasprintf("cannot write %s: %s", path, outfile_strerror(path, err));
+	else if (dir_len(dest))
+		msg = xasprintf("cannot create a temporary file in %.*s (%s): the CSV is written there and renamed "
+				"over %s", dir_len(dest), dest, strerror(err), dest);
+	else
+		msg = xasprintf("cannot create a temporary file in the current directory (%s): the CSV is written "
+				"there and renamed over %s", strerror(err), dest);
+	free(dest);
+	return msg;
 }

@@ -41,5 +41,12 @@ bool outfile_interrupted(void);
 /* Message for a failed outfile_open/close on path (strerror, or "dangling symbolic
  * link, not replaced"). */
 const char *outfile_strerror(const char *path, int err);
+/* The message for a failed outfile_open/close (errno err) on path, malloc'd, unsanitized:
+ * "cannot write PATH: REASON" (outfile_strerror); or, when path is a regular file this
+ * user may write in a directory where it may not create a file (the temp file, which is
+ * renamed over path, cannot be made), "cannot create a temporary file in DIR/ (REASON):
+ * the CSV is written there and renamed over PATH" (DIR and PATH: a symlink's target's),
+ * *in_place then true: the file can still be written in place (`-o - > PATH`). */
+char *outfile_message(const char *path, int err, bool *in_place);
 
 #endif

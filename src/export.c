@@ -210,6 +210,26 @@ static int spill_failed(const struct rows_out *w)
 	return 1;
 }
 
+/* Why the CSV could not be written to output (errno err) on stderr; a file that can be
+ * written in place (its directory takes no temp file) with how: through stdout. */
+static void write_failed(const char *output, int err)
+{
+	if (err == EEXIST) {
+		char *safe = text_sanitize_dup(output, 0);
+		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
+		free(safe);
+		return;
+	}
+	bool in_place;
+	char *msg = outfile_message(output, err, &in_place), *safe = text_sanitize_dup(msg, 0);
+	char *word = in_place ? text_shell_word_dup(output) : NULL;
+	fprintf(stderr, "tscope-tui: %s%s%s\n", safe, word ? "; write to stdout instead: -o - > " : "",
+		word ? word : "");
+	free(word);
+	free(safe);
+	free(msg);
+}
+
 /* The one writer of an exported view: stdout (output NULL or "-"), else the file via
  * model/outfile (temp file + rename), refusing to replace it without force. Returns
  * the exit status. */
@@ -233,12 +253,7 @@ static int write_view_to(struct rows_out *w, const char *output, bool force, uns
 		if (r != 0)
 			errno = e ? e : EIO;
 	}
-	char *safe = text_sanitize_dup(output, 0);
-	if (errno == EEXIST)
-		fprintf(stderr, "tscope-tui: %s exists; use --force to replace it\n", safe);
-	else
-		fprintf(stderr, "tscope-tui: cannot write %s: %s\n", safe, outfile_strerror(output, errno));
-	free(safe);
+	write_failed(output, errno);
 	return 1;
 }
 

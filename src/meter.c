@@ -13,9 +13,11 @@
 #include "model/index/index.h"
 #include "model/numfmt.h"
 #include "model/text.h"
+#include "src/print.h"
 
 #define METER_DELAY_MS 500
 #define METER_EVERY_MS 100
+#define METER_PREFIX "tscope-tui: "
 
 void meter_start(struct meter *m)
 {
@@ -28,13 +30,26 @@ void meter_start(struct meter *m)
 	clock_gettime(CLOCK_MONOTONIC, &m->start);
 }
 
-/* "\r" (and what more moves to the line's start: erase) then "tscope-tui: " and text, in
- * ASCII when the locale is not UTF-8 (its middle dots: model/text.h). */
-static void put_line(const struct meter *m, const char *start, const char *text)
+/* Columns the line may take: the terminal's width (stderr's, else $COLUMNS, else 80) less
+ * one, so that it never wraps; a wrapped line is not erased by "\r" and stays on screen. */
+static int line_cols(void)
 {
-	char safe[512];
-	text_sanitize(text, strlen(text), safe, sizeof(safe), m->ascii ? TEXT_ASCII : 0);
-	fprintf(stderr, "%stscope-tui: %s", start, safe);
+	int cols = print_width(STDERR_FILENO);
+	return (cols > 0 ? cols : 80) - 1;
+}
+
+/* "\r", METER_PREFIX and text cut to line_cols() by display width (an ellipsis where it
+ * is cut), in ASCII when the locale is not UTF-8 (its middle dots: model/text.h), then the
+ * rest of the line erased. */
+static void put_line(const struct meter *m, const char *text)
+{
+	unsigned flags = m->ascii ? TEXT_ASCII : 0;
+	char safe[512], fitted[512];
+	size_t n = strlen(METER_PREFIX);
+	memcpy(safe, METER_PREFIX, n);
+	text_sanitize(text, strlen(text), safe + n, sizeof(safe) - n, flags);
+	text_clip(safe, line_cols(), fitted, sizeof(fitted), true, flags);
+	fprintf(stderr, "\r%s\033[K", fitted);
 }
 
 long long meter_elapsed_ms(const struct meter *m)
@@ -66,6 +81,22 @@ bool meter_due(struct meter *m)
 	       atomic_compare_exchange_strong(&m->last_ms, &last, ms);
 }
 
+/* The line from its parts (head: what and the counts; then the rate, the ETA and the hint,
+ * each "" or starting " · "): whole when it fits line_cols(), else without the rate, then
+ * without the ETA too, the parts least needed; cut by put_line only when that is not
+ * enough. */
+static void put_parts(const struct meter *m, const char *head, const char *rate, const char *eta, const char *hint)
+{
+	int room = line_cols() - (int)strlen(METER_PREFIX);
+	char line[400];
+	snprintf(line, sizeof(line), "%s%s%s%s", head, rate, eta, hint);
+	if (text_width(line) > room)
+		snprintf(line, sizeof(line), "%s%s%s", head, eta, hint);
+	if (text_width(line) > room)
+		snprintf(line, sizeof(line), "%s%s", head, hint);
+	put_line(m, line);
+}
+
 /* The line with the counts divided by scale and named unit; a nonzero figure never
  * reads 0 (numfmt_nonzero: "0.213 MB"). A percentage and an ETA only below the total: the
  * bytes of a FIFO or of a file that grew are not in it (meter.h). */
@@ -75,23 +106,23 @@ static void draw(struct meter *m, const char *what, const char *hint, double sca
 	long long ms = meter_elapsed_ms(m);
 	double rate = (double)done / scale / ((double)(ms > 0 ? ms : 1) / 1e3); /* units/s */
 	atomic_store(&m->shown, true);
-	char line[400], d[32], t[32], r[32], eta[48] = "";
+	char head[300], d[32], t[32], r[32], per_s[64], eta[48] = "";
 	numfmt_nonzero((double)done / scale, 0, d, sizeof(d));
 	numfmt_nonzero((double)total / scale, 0, t, sizeof(t));
 	bool known = total > 0 && done <= total;
 	numfmt_nonzero(rate, known || scale == 1 ? 0 : 1, r, sizeof(r)); /* MB/s of no total to a tenth */
+	snprintf(per_s, sizeof(per_s), " · %s %s/s", r, unit);
 	if (known && done < total && rate > 0) {
 		char left[32];
 		numfmt_nonzero((double)(total - done) / scale / rate, 0, left, sizeof(left));
 		snprintf(eta, sizeof(eta), " · ETA %s s", left);
 	}
 	if (known)
-		snprintf(line, sizeof(line), "%s %s / %s %s (%d%%) · %s %s/s%s%s  ", what, d, t, unit,
-			 (int)(100.0 * (double)done / (double)total), r, unit, eta, hint);
+		snprintf(head, sizeof(head), "%s %s / %s %s (%d%%)", what, d, t, unit,
+			 (int)(100.0 * (double)done / (double)total));
 	else
-		snprintf(line, sizeof(line), "%s %s %s%s · %s %s/s%s  ", what, d, unit,
-			 total > 0 ? " (total unknown)" : "", r, unit, hint);
-	put_line(m, "\r", line);
+		snprintf(head, sizeof(head), "%s %s %s%s", what, d, unit, total > 0 ? " (total unknown)" : "");
+	put_parts(m, head, per_s, eta, hint);
 }
 
 void meter_draw(struct meter *m, const char *what, const char *hint)
@@ -107,7 +138,7 @@ void meter_draw_count(struct meter *m, const char *what, const char *unit)
 void meter_note(struct meter *m, const char *text)
 {
 	if (atomic_load(&m->shown))
-		put_line(m, "\r\033[K", text);
+		put_line(m, text);
 }
 
 void meter_clear(struct meter *m)

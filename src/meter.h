@@ -36,12 +36,14 @@ bool meter_add(struct meter *m, long long done_delta, long long total_delta);
 /* Draw "tscope-tui: WHAT done / total MB (P%) · rate · ETA HINT" (what: e.g. "loading").
  * P never passes 99 and ETA never reads 0 while done is below the total; at the total,
  * "(100%)" without an ETA; past it (bytes of no known size: a FIFO, a file that grew)
- * "done MB (total unknown) · rate"; with no total, done and rate only. */
+ * "done MB (total unknown) · rate"; with no total, done and rate only. The line fits the
+ * terminal's width less one column (stderr's, else $COLUMNS, else 80: a wrapped line
+ * would stay on screen): without the rate, then without the ETA too, then cut. */
 void meter_draw(struct meter *m, const char *what, const char *hint);
 /* The same for a count of things (done and total in units, e.g. "rows"). */
 void meter_draw_count(struct meter *m, const char *what, const char *unit);
 /* Replace the line, when it is shown, with "tscope-tui: TEXT" (a phase with no bytes to
- * count, e.g. the index summary being written). */
+ * count, e.g. the index summary being written), cut to the same width. */
 void meter_note(struct meter *m, const char *text);
 /* Clear the line when it is shown. */
 void meter_clear(struct meter *m);

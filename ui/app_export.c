@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "model/outfile.h"
 #include "model/table.h"
+#include "model/text.h"
 #include "ui/app_internal.h"
 
 /* What e writes from the current pane. */
@@ -179,7 +180,13 @@ static bool export_write(struct app *app, const char *path, bool overwrite)
 		snprintf(app->pending, sizeof(app->pending), "%s", path);
 		return true;
 	} else {
-		app_msg(app, true, "cannot write %s: %s", path, outfile_strerror(path, e));
+		bool in_place;
+		char *msg = outfile_message(path, e, &in_place);
+		char *word = in_place ? text_shell_word_dup(path) : NULL;
+		app_msg(app, true, "%s%s%s", msg,
+			word ? "; export to another directory, or from the shell: -o - > " : "", word ? word : "");
+		free(word);
+		free(msg);
 	}
 	return false;
 }

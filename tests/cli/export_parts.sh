@@ -61,14 +61,16 @@ tap_check "--export all: steps.csv the same, its row count said" \
 
 # The progress line on a terminal's stderr (a pty from util-linux script) while the
 # rows go to a FIFO read slowly (64 KB, a 1 s pause, the rest): "export steps: N rows",
-# with --sort "merging steps: N / 70000 rows (P%)", erased at the end; the CSV whole.
+# with --sort "merging steps: N / 70000 rows (P%)", erased at the end; the CSV whole. The
+# pty has no size: the line fits $COLUMNS (120 here, where the whole of it fits; at 80 the
+# rate would be left out: tests/ui/progress_width_tmux.sh).
 slow_export() { # CSV-OUT TTY-OUT OPTS...
 	out=$1 tty=$2
 	shift 2
 	rm -f fifo && mkfifo fifo || return 1
 	{ dd bs=65536 count=1 2>/dev/null; sleep 1; cat; } <fifo >"$out" &
-	LC_ALL=${LC:-$LC_ALL} TERM=xterm script -q -e -c "\"$T\" --export steps --no-index -o fifo $* run" /dev/null \
-		</dev/null >"$tty" 2>&1
+	LC_ALL=${LC:-$LC_ALL} COLUMNS=120 TERM=xterm \
+		script -q -e -c "\"$T\" --export steps --no-index -o fifo $* run" /dev/null </dev/null >"$tty" 2>&1
 	rc=$?
 	wait
 	return $rc

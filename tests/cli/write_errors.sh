@@ -2,7 +2,8 @@
 # write_errors.sh: every write is checked (a full disk ends with a message and exit 1, a
 # closed pipe under `| head` is quiet) and `--export -o` never replaces what is not a
 # regular file (FIFO, device, /dev/stdout, symlinks), keeps the umask and the old mode,
-# accepts any valid name and leaves no temp file behind (issue 16).
+# accepts any valid name and leaves no temp file behind (issue 16). A writable file in a
+# directory that takes no temp file: the message says so and how to write it in place.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -76,6 +77,39 @@ tap_check "a 254-character name works" '[ $? -eq 0 ] && [ -s "$long" ]'
 rc=$?
 tap_check "file size limit mid-export: exit 1 with a message, no signal" '[ "$rc" -eq 1 ] && grep -q "File too large" err'
 tap_check "file size limit mid-export: no temp file left, no partial file" '[ -z "$(ls -A | grep -e "\.tscope-" -e "\.tmp")" ] && [ ! -e big.csv ]'
+
+# 4b. -o FILE, a file this user may write in a directory where it may not create one: the
+# temp file cannot be made there, and the message says so (it said "cannot write ro/w.csv:
+# Permission denied" of a writable file) and how to write it in place: through stdout.
+# As root, file modes bind only without CAP_DAC_OVERRIDE (setpriv --bounding-set).
+as_user() {
+	if [ "$(id -u)" != 0 ]; then
+		"$@"
+	elif command -v setpriv >/dev/null 2>&1; then
+		setpriv --bounding-set -dac_override,-dac_read_search "$@"
+	else
+		return 125
+	fi
+}
+mkdir ro && echo old >ro/w.csv && echo old >ro/r.csv && chmod 666 ro/w.csv && chmod 444 ro/r.csv && chmod 555 ro
+if ! as_user true 2>/dev/null || as_user sh -c ': >ro/probe' 2>/dev/null; then
+	for t in "the temp file named" "the way the message gives" "a file not writable either"; do
+		tap_skip "a read-only directory, $t: file modes do not bind here (root without setpriv, or it failed)"
+	done
+else
+	as_user "$B" --export ranks --force -o ro/w.csv "$demo" 2>err
+	rc=$?
+	tap_eq "a writable file in a read-only directory: the temp file named, and -o - > FILE" \
+		"tscope-tui: cannot create a temporary file in ro/ (Permission denied): the CSV is written there and \
+renamed over ro/w.csv; write to stdout instead: -o - > ro/w.csv" "$(cat err)"
+	as_user sh -c '"$1" --export ranks -o - "$2" >ro/w.csv' sh "$B" "$demo"
+	tap_check "... exit 1, the file left as it was, and the way the message gives writes it" \
+		'[ "$rc" -eq 1 ] && head -1 ro/w.csv | grep -q "^rank," && [ -z "$(ls -A ro | grep "\.tscope-")" ]'
+	as_user "$B" --export ranks --force -o ro/r.csv "$demo" 2>err
+	tap_eq "a read-only file in a read-only directory: cannot write it" \
+		"tscope-tui: cannot write ro/r.csv: Permission denied" "$(cat err)"
+fi
+chmod 755 ro
 
 # 5. Raw arguments are never echoed: unknown options, bad numbers, --sort, --filter.
 esc=$(printf '\033]52;c;SGVsbG8=\007')

@@ -8,6 +8,7 @@
 # mode it names the metric (B - A, A) and that no --export writes a comparison's heatmap
 # (it said "exported 1600 rows of 'heatmap_cells'", a view --export refuses for two runs).
 # The Steps pane writes its rank's rows, as --export steps --filter rank=N does, and says so.
+# A writable file in a read-only directory: the message names the temp file, as --export -o.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -16,12 +17,14 @@ build="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
 	"$build/gen_pair" reg 8 60 2 5 30 >/dev/null || { tap_notok "fixtures generated"; exit 0; }
 
 # session NAME KEYS RUN...: the keys (one a line; :dump @/N dumps to NAME.N) at 120x40
+# (${cols:-120} columns), run by ${run_as:-} (a command that runs the explorer) when set
 session() {
 	name=$1 keys=$2
 	shift 2
 	printf '%s\nq\n' "$keys" | sed "s|@/|$PWD/$name.|g" >"$name.keys"
-	HOME="$TSCOPE_TMP" XDG_STATE_HOME="$TSCOPE_TMP/state" LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 \
-		TSCOPE_SCRIPT="$PWD/$name.keys" "$TSCOPE_BIN" --tui --no-index "$@" >/dev/null 2>"$name.err"
+	# shellcheck disable=SC2086
+	HOME="$TSCOPE_TMP" XDG_STATE_HOME="$TSCOPE_TMP/state" LINES=40 COLUMNS=${cols:-120} TERM=dumb LC_ALL=C.UTF-8 \
+		TSCOPE_SCRIPT="$PWD/$name.keys" ${run_as:-} "$TSCOPE_BIN" --tui --no-index "$@" >/dev/null 2>"$name.err"
 	tap_rc $? "$name: the explorer ran the script"
 }
 last() { tail -n 1 "$1"; }
@@ -77,4 +80,23 @@ tap_check "Steps: the message names --export steps --filter rank=$rank" \
 "$TSCOPE_BIN" --no-index --export steps --filter "rank=$rank" run64 >want_steps.csv 2>/dev/null
 tap_check "the CSV is --export steps --filter rank=$rank byte for byte" \
 	'[ -n "$rank" ] && cmp -s steps.csv want_steps.csv'
+
+# A writable file in a directory where this user may not create one (as root: without
+# CAP_DAC_OVERRIDE, setpriv --bounding-set): the temp file cannot be made, said as
+# --export -o says it (it said "cannot write ro/w.csv: Permission denied").
+[ "$(id -u)" = 0 ] && run_as="setpriv --bounding-set -dac_override,-dac_read_search" || run_as=
+mkdir ro && echo old >ro/w.csv && chmod 666 ro/w.csv && chmod 555 ro
+# shellcheck disable=SC2086
+if { [ -n "$run_as" ] && ! command -v setpriv >/dev/null 2>&1; } || $run_as sh -c ': >ro/probe' 2>/dev/null; then
+	tap_skip "e into a read-only directory: file modes do not bind here (root without setpriv, or it failed)"
+else
+	cols=200
+	session rodir "$(printf '3\ne<C-u>ro/w.csv<Enter>y\n:dump @/done')" run64
+	tap_check "e into a read-only directory: the temp file named, and how to write the file in place" \
+		'last rodir.done | grep -q "^cannot create a temporary file in ro/ (Permission denied): the CSV \
+is written there and renamed over ro/w.csv; export to another directory, or from the shell: -o - > ro/w.csv *\$" &&
+		 [ "$(cat ro/w.csv)" = old ]'
+fi
+chmod 755 ro
+run_as= cols=
 tap_plan
