@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* table.c: view tables, sort, filter and CSV export (see table.h). */
+/* table.c: view tables, sort, filter and CSV export (see table.h; row groups: table_groups.c). */
 #include "model/table.h"
 
 #include <csv.h>
@@ -16,6 +16,7 @@
 #include "model/groups.h"
 #include "model/numfmt.h"
 #include "model/outfile.h"
+#include "model/table_view.h"
 #include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
@@ -62,6 +63,8 @@ void table_free(struct table *t)
 	free_terms(t->terms, t->nterms);
 	groups_free(t->groups);
 	free(t->gopen);
+	free(t->gkept);
+	free(t->gworst);
 	free(t->name);
 	free(t->title);
 	free(t);
@@ -488,60 +491,7 @@ static void free_terms(struct table_term *terms, size_t n)
 	free(terms);
 }
 
-long table_row_group(const struct table *t, size_t row)
-{
-	return t->groups && row < t->groups->nrows ? t->groups->group_of[row] : -1;
-}
-
-/* The tree over the filtered, sorted view (see struct table). */
-static void apply_groups(struct table *t)
-{
-	const struct groups *gs = t->groups;
-	enum { NONE = (size_t)-1 };
-	size_t *shown = xmalloc((gs->n + 1) * sizeof(*shown));
-	size_t *cnt = xcalloc(gs->n + 2, sizeof(*cnt));
-	for (size_t g = 0; g < gs->n; g++)
-		shown[g] = NONE;
-	for (size_t i = 0; i < t->nview; i++) {
-		long g = table_row_group(t, t->view[i]);
-		if (g < 0)
-			continue;
-		if (shown[g] == NONE || t->view[i] == gs->rep[g])
-			shown[g] = t->view[i];
-		cnt[g + 1]++;
-	}
-	for (size_t g = 0; g < gs->n; g++)   /* offsets of each group's visible rows */
-		cnt[g + 1] += cnt[g];
-	size_t *mem = xmalloc((t->nview + 1) * sizeof(*mem)), *fill = xcalloc(gs->n + 1, sizeof(*fill));
-	for (size_t i = 0; i < t->nview; i++) {
-		long g = table_row_group(t, t->view[i]);
-		if (g >= 0)
-			mem[cnt[g] + fill[g]++] = t->view[i];
-	}
-	size_t *out = xmalloc((t->nview + 1) * sizeof(*out)), n = 0;
-	for (size_t i = 0; i < t->nview; i++) {
-		long g = table_row_group(t, t->view[i]);
-		if (g < 0) {
-			out[n++] = t->view[i];
-		} else if (shown[g] != NONE) {
-			if (t->gopen[g])
-				for (size_t k = cnt[g]; k < cnt[g + 1]; k++)
-					out[n++] = mem[k];
-			else
-				out[n++] = shown[g];
-			shown[g] = NONE;   /* emitted */
-		}
-	}
-	memcpy(t->view, out, n * sizeof(*out));
-	t->nview = n;
-	free(out);
-	free(fill);
-	free(mem);
-	free(cnt);
-	free(shown);
-}
-
-static void apply_view(struct table *t)
+void table_view_apply(struct table *t)
 {
 	t->nview = 0;
 	for (size_t r = 0; r < t->nrow; r++) {
@@ -557,35 +507,7 @@ static void apply_view(struct table *t)
 		free(tmp);
 	}
 	if (t->grouped && t->groups)
-		apply_groups(t);
-}
-
-void table_set_groups(struct table *t, struct groups *gs, int col)
-{
-	groups_free(t->groups);
-	free(t->gopen);
-	t->groups = gs;
-	t->group_col = col;
-	t->gopen = xcalloc(gs->n + 1, sizeof(*t->gopen));
-	t->grouped = false;
-}
-
-void table_group_by(struct table *t, bool on)
-{
-	if (!t->groups || t->grouped == on)
-		return;
-	t->grouped = on;
-	apply_view(t);
-}
-
-void table_group_open(struct table *t, long g, bool open)
-{
-	if (!t->groups)
-		return;
-	for (size_t k = 0; k < t->groups->n; k++)
-		if (g < 0 || (size_t)g == k)
-			t->gopen[k] = open;
-	apply_view(t);
+		table_groups_apply(t);
 }
 
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown)
@@ -613,7 +535,7 @@ int table_filter_terms(struct table *t, const struct filter_term *terms, size_t 
 	}
 	free(t->filter);
 	t->filter = n && shown && *shown ? xstrdup(shown) : NULL;
-	apply_view(t);
+	table_view_apply(t);
 	return 0;
 }
 
@@ -646,7 +568,7 @@ void table_sort(struct table *t, int col, bool desc)
 {
 	t->sort_col = col < (int)t->ncol ? col : -1;
 	t->sort_desc = desc;
-	apply_view(t);
+	table_view_apply(t);
 }
 
 int table_sort_spec(struct table *t, const char *spec, char *err, size_t errn)

@@ -30,6 +30,8 @@ enum col_role {
 	COL_ROLE_NAME,        /* the row's name (function, kernel, config) */
 	COL_ROLE_TIME_LOST,   /* seconds lost by the row's rank */
 	COL_ROLE_ONSET,       /* the step at which the row's rank turned slow */
+	COL_ROLE_GROUP_WORST, /* the figure a row group's representative is the highest in (groups.h:
+			       * a node's worst rank, by mean compute) */
 };
 
 struct table_col {
@@ -74,13 +76,19 @@ struct table {
 	struct table_term *terms;  /* the active filter, parsed (table.c) */
 	size_t nterms;
 	/* Optional row groups (ranks by node, model/groups.h; table_set_groups). While
-	 * grouped, the view is a tree: each group at the place of its first visible row, a
-	 * closed group as one row (its representative when visible), an open group's
-	 * visible rows together. Not grouped: the plain view. */
+	 * grouped, the view is a tree: a closed group is one row, its worst visible row (its
+	 * representative when the filter keeps it, else its kept row highest in the
+	 * COL_ROLE_GROUP_WORST column), at that row's place, so a sorted column reads in
+	 * order; an open group's visible rows together at the place of its first. Not
+	 * grouped: the plain view. */
 	struct groups *groups;
 	int group_col;       /* the column naming the group */
 	bool grouped;
 	bool *gopen;         /* per group */
+	size_t *gkept;       /* per group, while grouped: its rows the filter keeps */
+	bool *gworst;        /* per group, while grouped: the row a closed group shows is known to be
+			      * the worst it keeps (it has the COL_ROLE_GROUP_WORST figure; without
+			      * such a column, it is the representative) */
 	bool partial;        /* the first rows of a view built in parts, the rest not held
 			      * (an export of it is not the whole view) */
 };
@@ -175,13 +183,24 @@ bool table_filter_hint(const struct table *t, char *buf, size_t n);
 int table_filter_terms(struct table *t, const struct filter_term *terms, size_t n, const char *shown);
 
 /* Row groups: gs (now owned by the table) indexes the table's rows, col names the
- * group. The table starts ungrouped with every group closed. */
+ * group. The table starts ungrouped with every group closed. The column the groups'
+ * representatives are the worst by has COL_ROLE_GROUP_WORST (the Ranks view's
+ * mean_compute_ms, set by the view). */
 void table_set_groups(struct table *t, struct groups *gs, int col);
 /* Show the tree (on) or the plain view; open or close group g (-1: every group). */
 void table_group_by(struct table *t, bool on);
 void table_group_open(struct table *t, long g, bool open);
 /* The group of a row, -1 for none (or no groups). */
 long table_row_group(const struct table *t, size_t row);
+/* While grouped, group g's rows in words, in buf (cut to n bytes), which is returned:
+ * its count, "8", or with a filter leaving some out, the kept of all, "6/8"
+ * (table_group_count); what follows the count of its kept rows in a sentence, "" or
+ * " shown, 8 in the node" (table_group_of); what a closed group's row is, "worst of 6
+ * shown, 8 in the node", or "no mean_compute_ms among the 6 shown, 8 in the node: worst
+ * not known" when no kept row has the COL_ROLE_GROUP_WORST figure (table_group_describe). */
+const char *table_group_count(const struct table *t, long g, char *buf, size_t n);
+const char *table_group_of(const struct table *t, long g, char *buf, size_t n);
+const char *table_group_describe(const struct table *t, long g, char *buf, size_t n);
 
 /* Display text of a cell: "-" when missing, COL_NUM with prec decimals; a value too
  * large for fixed notation (|v| >= 1e17) in the shortest round-trip form. */

@@ -10,8 +10,9 @@
  * Space expands a node, o switches between node and rank rows. Node rows are the
  * default when there are more rows than fit and more than one node. A node name wider
  * than its column is clipped apart from the other rows' (ui/label_fit.h: the part where
- * it differs stays), a node row's rank count " (8)" whole. `/` on node rows also finds
- * the ranks inside a closed node and opens it; Esc puts the nodes back as they were. */
+ * it differs stays), a node row's rank count " (8)" whole (a filter keeping 6: its worst
+ * of those, "(6/8)"). `/` on node rows also finds the ranks inside a closed node and
+ * opens it; Esc puts the nodes back as they were. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -309,15 +310,16 @@ static char **group_names(const struct tpane *p, const struct app *app, size_t n
 
 /* The group cell of screen row i in w columns: its name clipped apart from the other
  * rows' names (ui/label_fit.h), after a node row's glyph and before a closed node's
- * count, which stays whole: a closed node "+name (8)", an open one "-name". */
+ * count, which stays whole: a closed node "+name (8)" (with a filter leaving 2 of its
+ * ranks out, "+name (6/8)"), an open one "-name". */
 static char *group_cell(struct app *app, const struct table *t, size_t row, char *const *names, size_t n,
 			size_t i, int w)
 {
 	long g = t->grouped ? table_row_group(t, row) : -1;
 	const char *pre = g < 0 ? "" : t->gopen[g] ? app->g->opened : app->g->closed;
-	char cnt[32] = "";
+	char cnt[48] = "", of[40];
 	if (g >= 0 && !t->gopen[g])
-		snprintf(cnt, sizeof(cnt), " (%zu)", t->groups->first[g + 1] - t->groups->first[g]);
+		snprintf(cnt, sizeof(cnt), " (%s)", table_group_count(t, g, of, sizeof(of)));
 	int room = w - text_width(pre) - text_width(cnt);
 	char *name = label_fit(names, n, i, room > 1 ? room : 1, app->text_flags);
 	size_t sz = strlen(pre) + strlen(name) + strlen(cnt) + 1;
@@ -514,8 +516,9 @@ static unsigned toggle_group(struct tpane *p, struct app *app)
 				ref = p->t->ref[p->t->view[i]];
 	select_ref(p, ref);
 	clamp(p);
-	size_t rows = gs->first[g + 1] - gs->first[g];
-	app_msg(app, false, "%s: %zu row%s%s", gs->name[g], rows, rows == 1 ? "" : "s", open ? " (Space collapses)" : "");
+	char of[64];
+	app_msg(app, false, "%s: %zu row%s%s%s", gs->name[g], p->t->gkept[g], p->t->gkept[g] == 1 ? "" : "s",
+		table_group_of(p->t, g, of, sizeof(of)), open ? " (Space collapses)" : "");
 	return PR_HANDLED;
 }
 
@@ -688,8 +691,8 @@ static void tp_status(void *priv, struct app *app, char *buf, size_t n)
 		k += snprintf(buf + k, n - (size_t)k, "  filter '%s'", t->filter);
 	long g = sel_group(p);
 	if (g >= 0 && !t->gopen[g] && k > 0 && (size_t)k < n)
-		snprintf(buf + k, n - (size_t)k, "  %s: worst of %zu (Space: expand)", t->groups->name[g],
-			 t->groups->first[g + 1] - t->groups->first[g]);
+		snprintf(buf + k, n - (size_t)k, "  %s: %s (Space: expand)", t->groups->name[g],
+			 table_group_describe(t, g, val, sizeof(val)));
 }
 
 /* Node rows: p->items, the rows as the view shows them with every node open; how many. */
@@ -808,6 +811,7 @@ static void col_meaning(const struct table_col *c, bool cmp, char *buf, size_t n
 		[COL_ROLE_NAME] = "the row's name; ",
 		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
 		[COL_ROLE_ONSET] = "first step of its longest critical-path stretch; ",
+		[COL_ROLE_GROUP_WORST] = "a node row shows its rank highest in this, of the ranks the filter keeps; ",
 	};
 	const char *unit = units_describe(c->unit);
 	const char *type = c->type == COL_TEXT ? "text" : c->type == COL_INT ? "integer" : "number";

@@ -167,8 +167,10 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			table_set_text(t, row, c_stall, buf);
 		}
 	}
-	if (nodes)
+	if (nodes) {
 		table_set_groups(t, nodes, c_node);
+		table_set_role(t, c_mean, COL_ROLE_GROUP_WORST); /* nodes.c: a node's worst rank */
+	}
 	return t;
 }
 

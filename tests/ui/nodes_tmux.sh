@@ -5,7 +5,11 @@
 # it; the Ranks pane shows one row per host, its worst rank (42 for gpu-f); Enter on a
 # host expands it; o shows every rank; back on host rows, a click on a closed host selects it
 # and a second click expands it, as Enter does (not its worst rank's steps); q quits with
-# status 0.
+# status 0. Then 64 ranks on hosts node0..node7 by rank mod 8 (node3's ranks slow), at
+# 120x40, filtered to rank>11: each host row shows the worst of the ranks the filter
+# keeps (as --export ranks --filter 'rank>11' --sort -mean_compute_ms has it), counted
+# "(6/8)" or "(7/8)", and the status row says "worst of 6 shown, 8 in the node"; sorted by
+# rank, the host rows' ranks read in order; Space opens only the kept ranks and says so.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -55,4 +59,43 @@ tap_check "a second click on a closed host expands it (as Enter), not the rank's
 T send-keys -t nodes q
 wait_for "rc=0" # not "rc=": the typed command line shows "rc=$?" as soon as the TUI exits
 tap_check "q quits with status 0" 'grep -q "^rc=0" "$tmux_screen"'
+
+# with a filter: the worst of the ranks kept, at its place, counted as kept
+T kill-server 2>/dev/null
+"$gen" run2 64 40 >/dev/null || exit 1
+for r in $(seq 0 63); do
+	sed "s/\"machine\"/\"hostname\": \"node$((r % 8)).cluster\", \"machine\"/" run2/rank$r/run.json >t &&
+		mv t run2/rank$r/run.json
+	[ $((r % 8)) -eq 3 ] && sed 's/"forward":[0-9.]*/"forward":0.09/' run2/rank$r/steps.jsonl >t &&
+		mv t run2/rank$r/steps.jsonl
+done
+want=$("$TSCOPE_BIN" --no-index --export ranks --filter 'rank>11' --sort -mean_compute_ms run2 2>/dev/null |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "node") c = i; next }
+		 !n[$c]++ { w[$c] = $1 } END { for (h in w) print h, w[h], n[h] "/8" }' | sort)
+[ "$(echo "$want" | grep -c '/8$')" -eq 8 ] || want="(the export has no eight hosts)"
+# "node2.cluster 42 6/8" per host row on the screen, in screen order
+host_rows() { sed -n 's/^[^0-9]*\([0-9][0-9]*\) .*▸\(node[0-9].cluster\) (\([0-9/]*\))$/\2 \1 \3/p' "$tmux_screen"; }
+tmux_start nodes2 120 40 "$work"
+trap 'T kill-server 2>/dev/null; rm -rf "$work"' EXIT
+T send-keys -t nodes2 "'$TSCOPE_BIN' --tui --no-index run2" Enter
+wait_for "Overview"
+T send-keys -t nodes2 3
+wait_for "node0.cluster (8)"
+T send-keys -t nodes2 f
+T send-keys -t nodes2 -l 'rank>11'
+T send-keys -t nodes2 Enter
+wait_for "filter 'rank>11'"
+tap_eq "filter rank>11: each host row is the worst of its kept ranks, counted as kept" "$want" "$(host_rows | sort)"
+tap_check "the status row says the worst of how many shown, of how many in the host" \
+	'grep -qE "node[0-9].cluster: worst of [67] shown, 8 in the node \(Space: expand\)" "$tmux_screen"'
+T send-keys -t nodes2 s s
+wait_for "sort rank  filter"
+ranks=$(host_rows | cut -d' ' -f2)
+tap_check "sorted by rank: the host rows' ranks read in order" \
+	'[ "$(echo "$ranks" | wc -l)" -eq 8 ] && [ "$ranks" = "$(echo "$ranks" | sort -n)" ]'
+T send-keys -t nodes2 Space
+wait_re "rows shown, 8 in the node \(Space collapses\)"
+kept=$(sed -n 's/.*: \([67]\) rows shown, 8 in the node (Space collapses).*/\1/p' "$tmux_screen")
+tap_eq "Space opens only the kept ranks and says how many" "${kept:-?}" "$(grep -c "▾node" "$tmux_screen")"
+T send-keys -t nodes2 q
 tap_plan

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_grid.c: grid block aggregates and rectangle queries (model/grid.h), row groups
- * and their outline (model/groups.h), a grouped table's view (model/table.h), row labels
- * whole however long. */
+ * and their outline (model/groups.h), a grouped table's view (model/table.h) and, with a
+ * filter hiding a node's representative, the worst of the rows it keeps; row labels whole
+ * however long. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +62,9 @@ static void test_outline(const struct grid_src *src, const struct grid_blocks *b
 	groups_free(gs);
 }
 
-/* A grouped table: closed nodes show their representative, an open node its rows
- * together at its first row's place; ungrouped shows everything. */
+/* A grouped table: closed nodes show their representative at its place (row order
+ * unsorted), an open node its rows together at its first row's place; ungrouped shows
+ * everything. */
 static void test_table_groups(void)
 {
 	struct table *t = table_new("ranks", "Ranks");
@@ -77,7 +79,7 @@ static void test_table_groups(void)
 	is_int(t->nview, 5, "ungrouped: every row");
 	table_group_by(t, true);
 	is_int(t->nview, 2, "grouped, all closed: one row per node");
-	ok(t->view[0] == 4 && t->view[1] == 1, "each node shows its representative");
+	ok(t->view[0] == 1 && t->view[1] == 4, "each node shows its representative, at its place");
 	table_sort(t, c, true);
 	ok(t->view[0] == 1 && t->view[1] == 4, "sorted by x descending: node b (9) first");
 	table_group_open(t, 0, true);
@@ -88,6 +90,42 @@ static void test_table_groups(void)
 	table_group_by(t, false);
 	is_int(t->nview, 4, "ungrouped again: the filtered rows");
 	is_int(table_row_group(t, 3), 1, "row 3's group");
+	table_free(t);
+}
+
+/* A filter that hides a node's representative: the node shows the worst of the rows it
+ * keeps (highest in the COL_ROLE_GROUP_WORST column, not the first kept), counts them and
+ * sits where that row sorts; without a figure among them its worst is not known.
+ * Node a: rows 0-3, w 4 1 8 2 (rep 2); node b: rows 4-7, w 7 3 - 5 (rep 4). */
+static void test_group_worst_filtered(void)
+{
+	struct table *t = table_new("ranks", "Ranks");
+	int c_id = table_add_col(t, "id", COL_INT, 5, 0), c_w = table_add_col(t, "w", COL_NUM, 5, 0);
+	static const double w[] = { 4, 1, 8, 2, 7, 3, -1, 5 };
+	for (size_t r = 0; r < 8; r++) {
+		table_set_num(t, table_add_row(t, (long)r), c_id, (double)r);
+		table_set_num_opt(t, r, c_w, w[r], w[r] >= 0);
+	}
+	table_set_role(t, c_w, COL_ROLE_GROUP_WORST);
+	struct groups *gs = groups_new("node", 8);
+	groups_add(gs, "a", (const size_t[]){ 0, 1, 2, 3 }, 4, 2);
+	groups_add(gs, "b", (const size_t[]){ 4, 5, 6, 7 }, 4, 4);
+	table_set_groups(t, gs, c_id);
+	table_group_by(t, true);
+	char buf[128];
+	is_str(table_group_describe(t, 0, buf, sizeof(buf)), "worst of 4", "no filter: worst of all 4");
+	table_filter(t, "id!=2 id!=4", NULL, 0);
+	ok(t->nview == 2 && t->view[0] == 0 && t->view[1] == 7,
+	   "representatives filtered out: rows 0 (w 4) and 7 (w 5), not the first kept");
+	is_str(table_group_count(t, 1, buf, sizeof(buf)), "3/4", "node b counts its kept rows of all");
+	is_str(table_group_describe(t, 1, buf, sizeof(buf)), "worst of 3 shown, 4 in the node", "and says which worst");
+	table_sort(t, c_id, true);
+	ok(t->nview == 2 && t->view[0] == 7 && t->view[1] == 0, "sorted by id descending: 7 before 0");
+	table_filter(t, "id>=5 id<=6", NULL, 0);
+	is_int(t->view[0], 5, "node b keeps rows 5 and 6 (w missing): row 5 (w 3)");
+	table_filter(t, "id=6", NULL, 0);
+	is_str(table_group_describe(t, 1, buf, sizeof(buf)), "no w among the 1 shown, 4 in the node: worst not known",
+	       "no figure among the kept rows: the worst is not known");
 	table_free(t);
 }
 
@@ -146,6 +184,7 @@ int main(void)
 	is_str(buf, "3", "default row label is the index");
 	test_outline(&src, b);
 	test_table_groups();
+	test_group_worst_filtered();
 	test_long_labels();
 	grid_blocks_free(b);
 	return tap_done();
