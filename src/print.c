@@ -783,26 +783,6 @@ static bool other_family_data(const struct run *run)
 	return false;
 }
 
-/* Why the step logs gave nothing, when some could not be read: into buf, "" if none. */
-static void logs_unreadable(const struct run *run, char *buf, size_t n)
-{
-	size_t k = 0;
-	int err = 0;
-	bool same = true;
-	for (size_t i = 0; i < run->nsrc; i++)
-		if (run->src[i].err && run->src[i].format && strcmp(run->src[i].format, "pytscope") == 0) {
-			same = same && (k == 0 || run->src[i].err == err);
-			err = run->src[i].err;
-			k++;
-		}
-	if (k == 1)
-		snprintf(buf, n, "the step log cannot be read: %s", strerror(err));
-	else if (k)
-		snprintf(buf, n, "%zu step logs cannot be read: %s", k, same ? strerror(err) : "for different reasons");
-	else
-		buf[0] = '\0';
-}
-
 /* Beyond pytscope's "No steps or trace found": the step logs that could not be read,
  * and the ranks whose run.json records steps (n_steps, written when the run finished)
  * though none has a step record. */
@@ -817,15 +797,13 @@ static void say_logs_missing(const struct run *run)
 			most = meta->n_steps > most ? meta->n_steps : most;
 		}
 	}
-	char unread[160];
-	logs_unreadable(run, unread, sizeof(unread));
+	char why[256];
+	bool unread = steps_logs_why_none(run, why, sizeof(why));
 	if (n)
 		fprintf(stderr, "The run finished %ld steps (run.json n_steps, %zu rank%s), but no step record is "
-			"here: ", most, n, n == 1 ? "" : "s");
-	if (unread[0])
-		fprintf(stderr, "%s%s (see --export sources).\n", n ? "" : "No step record: ", unread);
-	else if (n)
-		fprintf(stderr, "the step log%s missing or empty (see --export sources).\n", n == 1 ? " is" : "s are");
+			"here: %s (see --export sources).\n", most, n, n == 1 ? "" : "s", why);
+	else if (unread)
+		fprintf(stderr, "No step record: %s (see --export sources).\n", why);
 }
 
 /* The lowest rank's trace is one pytscope 0.2.1 reads: named by --trace, or the run

@@ -235,6 +235,12 @@ bool steps_stragglers_judged(struct run *run, bool partial);
 const struct steps_meta *steps_rank_meta(const struct steps_model *m, size_t ri);
 /* run.json records steps: n_steps > 0, which pytscope writes when the run finished. */
 bool steps_meta_finished(const struct steps_meta *meta);
+/* Why the run's step logs (a rank's steps.jsonl, a steps file given as PATH) gave no
+ * step record, from its sources, into buf: "the step log is missing" (one rank), else
+ * each case counted, "2 step logs cannot be read: Permission denied; 1 step log is
+ * empty" (missing, empty, holding no step record; "" when every log has records). True
+ * when some cannot be read (an error). */
+bool steps_logs_why_none(const struct run *run, char *buf, size_t n);
 /* Rank index of rank id, or -1. */
 long steps_rank_index(const struct steps_model *m, int rank);
 /* Cache hints for a pass that visits the ranks one after another (the index writer):

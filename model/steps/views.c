@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the step run's views (tables for panes and --export): ranks, steps,
- * heatmap and budget. Registered by subsystem.c. */
+ * heatmap and budget, and why a run's step logs gave no record (missing, empty or
+ * unreadable: the views' refusal and --print say it). Registered by subsystem.c. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include "model/steps/analysis.h"
 #include "model/groups.h"
+#include "model/infile.h"
 #include "model/numfmt.h"
 #include "model/steps/nodes.h"
 #include "model/run.h"
@@ -25,7 +27,62 @@ static bool need_steps(struct run *run, char *err, size_t errn)
 	return false;
 }
 
-/* need_steps, and some rank has a step record (rank dirs with run.json alone have none). */
+/* A step log's source: a pytscope file of a rank loaded that is not its run.json. */
+static bool step_log_source(const struct source *s)
+{
+	const char *base = strrchr(s->path, '/');
+	return s->format && strcmp(s->format, "pytscope") == 0 && !s->left_out &&
+	       strcmp(base ? base + 1 : s->path, "run.json") != 0;
+}
+
+/* "N step log(s) <verb>" (the step log, when it is the only one), after "; " past buf's
+ * first part; *used grows. */
+static void say_logs(char *buf, size_t n, size_t *used, size_t k, size_t total, const char *one, const char *many)
+{
+	if (!k || *used >= n)
+		return;
+	const char *sep = *used ? "; " : "";
+	if (total == 1)
+		*used += (size_t)snprintf(buf + *used, n - *used, "the step log %s", one);
+	else
+		*used += (size_t)snprintf(buf + *used, n - *used, "%s%zu step log%s %s", sep, k, k == 1 ? "" : "s",
+					  k == 1 ? one : many);
+}
+
+bool steps_logs_why_none(const struct run *run, char *buf, size_t n)
+{
+	size_t unread = 0, empty = 0, norec = 0, logs = 0;
+	int err = 0;
+	bool same = true;
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *s = &run->src[i];
+		if (!step_log_source(s))
+			continue;
+		logs++;
+		if (s->err) {
+			same = same && (unread == 0 || s->err == err);
+			err = s->err;
+			unread++;
+		} else if (!s->records) {
+			empty += s->bytes == 0;
+			norec += s->bytes != 0;
+		}
+	}
+	size_t nranks = run->steps ? steps_nranks(run->steps) : 0;
+	size_t missing = nranks > logs ? nranks - logs : 0;
+	size_t total = unread + empty + norec + missing, used = 0;
+	char why[160];
+	snprintf(why, sizeof(why), "cannot be read: %s", same ? infile_strerror(err) : "for different reasons");
+	buf[0] = '\0';
+	say_logs(buf, n, &used, unread, total, why, why);
+	say_logs(buf, n, &used, missing, total, "is missing", "are missing");
+	say_logs(buf, n, &used, empty, total, "is empty", "are empty");
+	say_logs(buf, n, &used, norec, total, "holds no step record", "hold no step record");
+	return unread > 0;
+}
+
+/* need_steps, and some rank has a step record (rank dirs with run.json alone have none);
+ * else why not, as the step logs' sources say. */
 static bool need_records(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -33,9 +90,9 @@ static bool need_records(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(run->steps); r++)
 		if (steps_nrecords(run->steps, r))
 			return true;
-	size_t n = steps_nranks(run->steps);
-	snprintf(err, errn, "no step records in this run (%s steps.jsonl ha%s none)", n == 1 ? "its" : "the ranks'",
-		 n == 1 ? "s" : "ve");
+	char why[256];
+	steps_logs_why_none(run, why, sizeof(why));
+	snprintf(err, errn, "no step records in this run: %s", why);
 	return false;
 }
 

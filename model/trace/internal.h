@@ -187,6 +187,11 @@ void trace_note_unlisted(struct run *run, const struct trace_pathvec *pv, bool r
  * sniffing its first bytes), appended to out; with o, as `tscope-tui index --shard`
  * sees a run dir. */
 void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, const struct opts *o);
+/* The trace files of the --trace paths into out, a file named twice (the same device
+ * and inode: another spelling, or in a directory named too) read once, as a repeated
+ * PATH is; a directory that holds none (nor a rank dir that cannot be listed) is an
+ * error naming it: --trace replaced the run's own traces with nothing. */
+void trace_discover_explicit(struct run *run, const struct opts *o, struct trace_pathvec *out);
 /* A diagnostic naming the trace files beside dir's pytscope trace.json that
  * trace_discover() does not read; read: what it returned for dir (nothing to say
  * unless that is dir's pytscope trace alone). */

@@ -772,6 +772,18 @@ static int load_files(struct load_ctx *ctx, struct trace_pathvec *files, struct 
 	return added ? 0 : -1;
 }
 
+/* path is the first PATH run_open() reads (the first that exists): the --trace paths are
+ * read there, once for the run. */
+static bool first_path(const struct run *run, const char *path)
+{
+	for (size_t i = 0; i < run->npaths; i++) {
+		struct stat st;
+		if (stat(run->paths[i], &st) == 0)
+			return strcmp(run->paths[i], path) == 0;
+	}
+	return true;
+}
+
 /* Some rank of m has a step record (a steps.jsonl gave one). */
 static bool steps_recorded(const struct steps_model *m)
 {
@@ -796,10 +808,9 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	bool indexed = false;
 	size_t restored = 0;
 	if (o && o->ntrace > 0) {
-		if (run->trace && run->trace->explicit_loaded)
-			return 0;
-		for (size_t i = 0; i < o->ntrace; i++)
-			trace_discover(o->trace_paths[i], &files, true, NULL);
+		if (!first_path(run, path))
+			return run->trace ? 0 : -1;
+		trace_discover_explicit(run, o, &files);
 	} else {
 		files.only = o ? o->ranks : NULL;
 		trace_discover(path, &files, true, o);
@@ -838,8 +849,6 @@ int trace_load(struct load_ctx *ctx, const char *path)
 	free(own);
 	if (rc == 0 && !had_steps)
 		trace_publish_steps(run);
-	if (o && o->ntrace > 0 && run->trace)
-		run->trace->explicit_loaded = true;
 	trace_pathvec_free(&files);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load_discover.c: which files of a PATH are Kineto/Chrome traces (trace_discover: a
  * run dir's pytscope trace.json alone, else the trace files in the directory and its
- * rank* / worker* directories, named or sniffed), the note naming the ones beside a
+ * rank* / worker* directories, named or sniffed; those of the --trace paths, each path
+ * once, and the error naming one that holds none), the note naming the ones beside a
  * trace.json that are not read, the errors naming the rank* / worker* directories that
  * could not be listed, and the probe. Decoding them: load.c. */
 #include "model/dirlist.h"
@@ -24,7 +25,7 @@
 
 /* Each path is added once (a listing names each entry once, and trace_discover() takes
  * either pytscope's trace or the scan): no check against the others, which was
- * quadratic in the rank dirs holding traces. */
+ * quadratic in the rank dirs holding traces (the --trace paths: pathvec_unique). */
 static void pathvec_add(struct trace_pathvec *pv, const char *p)
 {
 	xgrow((void **)&pv->v, &pv->cap, pv->n + 1, sizeof(*pv->v));
@@ -191,6 +192,67 @@ void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, 
 		index_shard_dirs(path, o->shard_k, o->shard_n, &sd);
 	scan_dir(path, out, 0, o && o->shard_n ? &sd : NULL);
 	index_shard_dirs_free(&sd);
+}
+
+/* The file a path names, with the path's place in its list. */
+struct path_id {
+	dev_t dev;
+	ino_t ino;
+	size_t i;
+};
+
+static int path_id_cmp(const void *a, const void *b)
+{
+	const struct path_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Drop the paths of pv that name a file or directory an earlier one names (device and
+ * inode), keeping the order; one that cannot be stat()ed stays (its reader says why). */
+static void pathvec_unique(struct trace_pathvec *pv)
+{
+	struct path_id *v = xmalloc((pv->n + 1) * sizeof(*v));
+	bool *rep = xcalloc(pv->n + 1, sizeof(*rep));
+	size_t m = 0, k = 0;
+	for (size_t i = 0; i < pv->n; i++) {
+		struct stat st;
+		if (stat(pv->v[i], &st) == 0)
+			v[m++] = (struct path_id){ st.st_dev, st.st_ino, i };
+	}
+	qsort(v, m, sizeof(*v), path_id_cmp);
+	for (size_t j = 1; j < m; j++)
+		rep[v[j].i] = v[j].dev == v[j - 1].dev && v[j].ino == v[j - 1].ino;
+	for (size_t i = 0; i < pv->n; i++) {
+		if (rep[i])
+			free(pv->v[i]);
+		else
+			pv->v[k++] = pv->v[i];
+	}
+	pv->n = k;
+	free(v);
+	free(rep);
+}
+
+void trace_discover_explicit(struct run *run, const struct opts *o, struct trace_pathvec *files)
+{
+	struct trace_pathvec named = { 0 };
+	for (size_t i = 0; i < o->ntrace; i++)
+		pathvec_add(&named, o->trace_paths[i]);
+	pathvec_unique(&named);
+	for (size_t i = 0; i < named.n; i++) {
+		size_t n0 = files->n, bad0 = files->nbad;
+		trace_discover(named.v[i], files, true, NULL);
+		if (files->n == n0 && files->nbad == bad0)
+			diag_add(&run->diags, DIAG_ERROR, named.v[i], -1, -1, -1, "no trace file here for --trace "
+				 "(*.json or *.json.gz, also in its rank*/worker* dirs); with --trace, the run's own "
+				 "traces are not read");
+	}
+	trace_pathvec_free(&named);
+	pathvec_unique(files); /* a file named, and found in a directory named too */
 }
 
 /* pytscope's trace is a run dir's only trace read (discover): the other trace files

@@ -186,7 +186,6 @@ struct trace_set {
 	struct trace_rank **r;   /* sorted by rank id */
 	size_t n, cap;
 	struct kclassifier *cls;
-	bool explicit_loaded;    /* --trace paths were loaded */
 	bool published_steps;    /* the run's step model is these traces' ProfilerSteps
 	                          * (trace_publish_steps), not step logs */
 	bool comm_unmatched;     /* a run of several ranks whose GPU kernels the classification

@@ -10,7 +10,9 @@
 # each bad rule line is its own diagnostic; -o '' is a usage error; --tui without a
 # terminal says why; --color auto gives no colour on a terminal with TERM dumb or unset;
 # a --ranks reason quoting the argument is sanitized; a PATH ending in '/' names configs
-# and sources as without it (a filter on a config name keeps its row).
+# and sources as without it (a filter on a config name keeps its row); a --trace
+# directory holding no trace is an error naming it, and a trace named twice (another
+# spelling, or in a --trace directory too) is read once.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -103,6 +105,18 @@ $T --print --trace tr/rank0.pt.trace.json "$demo" >out 2>err
 tap_check "--trace naming a trace file: read" '[ $? -eq 0 ] && ! grep -q "cannot open" err'
 $T --print --trace tr "$demo" >out 2>err
 tap_check "--trace naming a directory: read" '[ $? -eq 0 ] && ! grep -q "cannot open" err'
+# a --trace directory without a trace: an error naming it (the run's own trace is not
+# read), not the run's trace dropped in silence; the same trace named twice is read once
+mkdir -p notr own/rank0 && cp "$demo/rank0/run.json" "$demo/rank0/steps.jsonl" own/rank0/ &&
+	cp tr/rank0.pt.trace.json own/trace.json
+$T --export sources --trace notr own >out 2>err
+tap_check "--trace DIR holding no trace: an error naming it, counted in the data-quality line" \
+	'[ $? -eq 0 ] && grep -q "^error,notr,,,,,,,\"no trace file here for --trace (" out &&
+	 grep -q "the run.s own traces are not read\"$" out && grep -q "data quality: 1 error," err'
+$T --export sources --trace tr/rank0.pt.trace.json --trace ./tr/rank0.pt.trace.json --trace tr own >out 2>err
+tap_check "--trace naming one trace three times: read once, no rank claimed twice" \
+	'[ $? -eq 0 ] && [ "$(grep -c "^file,.*rank0.pt.trace.json,kineto,0,.*,ok$" out)" -eq 1 ] &&
+	 ! grep -q "claimed" out && [ ! -s err ]'
 # a rules file with several bad lines: one diagnostic each, with its file:line
 printf 'communication ([\nbogusclass foo\nmemory\n# c\n\ncomputation ^x\n' >badkc.txt
 $T --export sources --kernel-classes badkc.txt tr >out 2>err

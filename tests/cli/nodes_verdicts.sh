@@ -278,7 +278,7 @@ tap_check "every phase 0: --export budget says so, as the report's budget line" 
 : >zero/steps.jsonl
 "$T" --export steps --no-index zero/steps.jsonl >se.csv 2>se.err
 tap_check "an empty steps.jsonl, no rank dirs: --export steps names the file, not rank dirs" \
-	'grep -q "no step records in this run (its steps.jsonl has none)" se.err'
+	'grep -q "no step records in this run: the step log is empty$" se.err'
 "$T" --export steps --no-index short >ss.csv 2>/dev/null
 tap_check "with records: --export steps writes them" '[ "$(tail -n +2 ss.csv | wc -l)" -eq 40 ]'
 tap_plan

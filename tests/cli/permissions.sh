@@ -14,7 +14,8 @@
 # file this user cannot read makes another's index unusable here, and this user's own
 # records it as unreadable (current, not rebuilt at each open). Sources that cannot be
 # read (a steps.jsonl, a whole rank dir) are named with the reason, the other ranks
-# load, and the stragglers line says which ranks can be judged. CI runs the suite as root: the
+# load, and the stragglers line says which ranks can be judged; with none loaded,
+# --print and --export count the step logs (not run.json) that cannot be read. CI runs the suite as root: the
 # commands run without the capabilities that let root ignore file modes (setpriv
 # --bounding-set), so a mode means what it says.
 set -u
@@ -267,4 +268,14 @@ chmod 000 top/rank1/steps.jsonl
 as_user "$T" --print --no-index top >tp.txt 2>te.txt
 tap_check "... two of them: counted, with the reason" \
 	'grep -q "no step record is here: 2 step logs cannot be read: Permission denied (see" te.txt'
+# a rank dir that cannot be entered: its run.json is not counted as a step log, and
+# --export gives the reason, not an empty log
+"$gen" one 1 20 >/dev/null || exit 1
+chmod 000 one/rank0
+as_user "$T" --print --no-index one >tp.txt 2>te.txt
+as_user "$T" --export ranks --no-index one >tp.csv 2>te2.txt
+chmod 755 one/rank0
+tap_check "rank dir that cannot be entered: one step log that cannot be read, in --print and --export" \
+	'grep -q "^No step record: the step log cannot be read: Permission denied (see --export sources)\.$" te.txt &&
+	 grep -q "no step records in this run: the step log cannot be read: Permission denied$" te2.txt'
 tap_plan

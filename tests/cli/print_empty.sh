@@ -1,7 +1,8 @@
 #!/bin/sh
 # print_empty.sh: a PATH that yields nothing says why on stderr (the first diagnostics,
 # then pytscope's message) and exits 1, and a finished run without step logs says they
-# are missing; non-pytscope formats get tscope-tui's header. Rank 0 without records
+# are missing (each log counted as missing, empty or unreadable with the reason, as the
+# refusal of --export ranks/steps says it); non-pytscope formats get tscope-tui's header. Rank 0 without records
 # beside a rank with them is a report, not "nothing found" (--compat pytscope: pytscope's
 # exit 1, as it reads the lowest rank).
 set -u
@@ -33,7 +34,8 @@ printf '{"name": "ddp", "rank": 0, "world_size": 1}' >live/rank0/run.json
 rc=$?
 tap_check "finished run without step logs: exit 1, pytscope's line, then what is missing" \
 	'[ "$rc" -eq 1 ] && grep -qx "No steps or trace found in '"'"'fin'"'"'." err &&
-	 grep -qx "The run finished 205 steps (run.json n_steps, 2 ranks), but no step record is here: the step logs are missing or empty (see --export sources)." err'
+	 grep -qx "The run finished 205 steps (run.json n_steps, 2 ranks), but no step record is here: 2 step logs \
+are missing (see --export sources)." err'
 "$TSCOPE_BIN" --print --compat pytscope fin >out 2>err
 tap_check "... --compat pytscope: pytscope's line alone" '! grep -q "The run finished" err'
 "$TSCOPE_BIN" --export sources fin >src.csv 2>/dev/null
@@ -44,6 +46,27 @@ tap_check "... a warning per rank, not \"no steps recorded\"" \
 "$TSCOPE_BIN" --print live >out 2>err
 tap_check "run.json without n_steps (a run still going): no warning, nothing said of a missing log" \
 	'! grep -q "^warning" src.csv && ! grep -q "The run finished" err'
+
+"$TSCOPE_BIN" --export ranks fin >out 2>err
+tap_check "finished run without step logs: --export ranks refused, the logs named missing, not empty" \
+	'[ $? -eq 1 ] && [ ! -s out ] &&
+	 grep -q "not available for this run: no step records in this run: 2 step logs are missing$" err'
+# what each log is, counted: one empty, one missing; a FIFO no writer opens: its reason
+mkdir -p fin1/rank0 fin1/rank1 fifo/rank0
+cp fin/rank0/run.json fin1/rank0/ && cp fin/rank1/run.json fin1/rank1/ && : >fin1/rank1/steps.jsonl
+cp fin/rank0/run.json fifo/rank0/ && mkfifo fifo/rank0/steps.jsonl || exit 1
+why="1 step log is missing; 1 step log is empty"
+"$TSCOPE_BIN" --print fin1 >out 2>err
+"$TSCOPE_BIN" --export steps fin1 >out 2>err2
+tap_check "a missing and an empty log: each said, in --print and --export" \
+	'grep -q "no step record is here: $why (see --export sources)\.$" err &&
+	 grep -q "no step records in this run: $why$" err2'
+why="the step log cannot be read: a FIFO with no writer within 0.2 s (TSCOPE_FIFO_WAIT sets the wait)"
+TSCOPE_FIFO_WAIT=0.2 timeout 20 "$TSCOPE_BIN" --print fifo >out 2>err
+TSCOPE_FIFO_WAIT=0.2 timeout 20 "$TSCOPE_BIN" --export ranks fifo >out 2>err2
+tap_check "a FIFO step log with no writer: its reason, not a broken pipe nor an empty log" \
+	'grep -qF "no step record is here: $why (see --export sources)." err && ! grep -q "Broken pipe" err &&
+	 grep -qF "no step records in this run: $why" err2'
 
 real="$TSCOPE_ROOT/../shared/real/genai-perf-medium"
 if [ -d "$real" ]; then
