@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the DASF family's finding rules (one function dominates, worker imbalance,
  * idle GPUs), over the memoized analyses, and what they could not judge; evidence names
- * a task function or a worker row of the "tasks" grid. A task without a usable duration
- * could change any share of task time, so the function and worker rules are not judged
- * while one exists (the not-judged item names the function or worker with most of them). */
+ * a task function or a worker row of the "tasks" grid, sanitized as the tables hold the
+ * names (so a drill-down finds the rows of a name the sanitizer rewrites). A task without
+ * a usable duration could change any share of task time, so the function and worker rules
+ * are not judged while one exists (the not-judged item names the function or worker with
+ * most of them). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,18 +25,19 @@
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
 
-/* The function_bottleneck rows that mention name (a function or a worker). */
+/* The function_bottleneck rows that mention name (a function or a worker), sanitized as
+ * the table holds it (a name the sanitizer rewrites would match no row otherwise). */
 static struct evidence task_evidence(const char *name)
 {
 	struct evidence ev = evidence_none();
 	ev.kind = EV_TASK;
 	ev.view = "function_bottleneck";
-	ev.name = xstrdup(name);
+	ev.name = text_sanitize_dup(name, 0);
 	return ev;
 }
 
 /* A worker: its row in the "tasks" grid (task balance heatmap) when it has one, else
- * its function_bottleneck rows. */
+ * its function_bottleneck rows; the name sanitized in both, as task_evidence's. */
 static struct evidence worker_evidence(struct run *run, const char *thread)
 {
 	long row = dasf_balance_row(run, thread);
@@ -44,7 +47,7 @@ static struct evidence worker_evidence(struct run *run, const char *thread)
 	ev.kind = EV_RANK;
 	ev.grid = "tasks";
 	ev.rank = (int)row;
-	ev.name = xstrdup(thread);
+	ev.name = text_sanitize_dup(thread, 0);
 	return ev;
 }
 

@@ -8,6 +8,9 @@
  *   gen_dasf legacy FILE   the legacy `trace: {json}` text format (times in ms)
  *   gen_dasf skew FILE     one function and one worker dominate (findings fire)
  *   gen_dasf names FILE    function names with glob characters and spaces
+ *   gen_dasf hostile DIR   names the sanitizer rewrites: function "big<U+200B>x" dominates
+ *                          and is idle on the GPU, worker "w<ESC>[2J<TAB><0xff>" is busiest
+ *                          (no Managed Memory event: its evidence is function_bottleneck's)
  *   gen_dasf variants FILE every value type and encoding the loader may meet (ints for
  *                          strings, float32, uint64, nil, bin keys, str8/16/32, map16/32,
  *                          duplicate keys, nesting around msgpack-c's 32-level limit)
@@ -141,6 +144,26 @@ static int names(const char *path)
 		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, fn[i], i, 1.0 + i, 1, NULL, 0, NULL, 0 });
 	}
 	return dw_close(&w) ? 1 : 0;
+}
+
+/* Function "big<U+200B>x" (3 tasks, 9 s) on worker "w<ESC>[2J<TAB><0xff>" (ESC, tab,
+ * invalid UTF-8), "small" (1 s) on worker-h-1, and 6 GPU samples at 0% while big runs:
+ * the three findings fire, each about a name the sanitizer rewrites. */
+static int hostile(const char *dir)
+{
+	const char *big = "big\xe2\x80\x8bx", *worker = "w\x1b[2J\t\xff";
+	struct dw t, r;
+	if (dw_open_in(&t, dir, "1-TracePlugin-h.msgpack") < 0 || dw_open_in(&r, dir, "2-ResourceMonitor-h.msgpack") < 0)
+		return open_err(dir);
+	for (int i = 0; i < 3; i++) {
+		char key[16];
+		snprintf(key, sizeof(key), "big-%d", i);
+		dw_compute(&t, &(struct dw_task){ "h", worker, key, big, 3.0 * i, 3.0, 10, DW_NONE, DW_NONE });
+	}
+	dw_compute(&t, &(struct dw_task){ "h", "worker-h-1", "small-0", "small", 0, 1.0, 10, DW_NONE, DW_NONE });
+	for (int i = 0; i < 6; i++)
+		dw_resource(&r, "h", 1.5 + 1.4 * i, 0, 1000000000LL);
+	return dw_close(&t) | dw_close(&r) ? 1 : 0;
 }
 
 /* One record of the variants file: a map of n entries whose body the caller packs. */
@@ -483,6 +506,8 @@ int main(int argc, char **argv)
 		return dw_write_skew(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "names") == 0)
 		return names(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "hostile") == 0)
+		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? hostile(argv[2]) : 1;
 	if (argc == 3 && strcmp(argv[1], "variants") == 0)
 		return variants(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "mutants") == 0)
@@ -492,7 +517,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "verdicts") == 0)
 		return mkdir(argv[2], 0755) == 0 || errno == EEXIST ? verdicts(argv[2]) : 1;
 	fprintf(stderr, "usage: gen_dasf fixture DIR | gen_dasf bench N DIR | gen_dasf legacy FILE | gen_dasf skew FILE\n"
-		"       gen_dasf names FILE | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n"
+		"       gen_dasf names FILE | gen_dasf hostile DIR | gen_dasf variants FILE | gen_dasf mutants SRC N DIR\n"
 		"       gen_dasf run DIR SLOW_PCT TOKEN EXTRA_FN | gen_dasf verdicts DIR\n");
 	return 2;
 }

@@ -2,6 +2,8 @@
 # dasf.sh: the explorer on the DASF fixture, headless (TSCOPE_SCRIPT): the Heatmap tab
 # shows task balance (workers x seconds), Enter on a function in function_bottleneck
 # lists its tasks, Esc returns, and a worker-imbalance finding opens its row of the heatmap;
+# each DASF finding about a name the sanitizer rewrites (U+200B, ESC, tab, invalid UTF-8)
+# opens the function_bottleneck row that holds it, never an empty table;
 # on a database of Managed Memory events alone, v lists task_balance and no task view;
 # task_graph of a database with a dependency cycle shows Critical missing, the legend why.
 set -u
@@ -65,6 +67,16 @@ grep -q 'k1 *a b\[1\]\*' "$TMP/names.txt" && grep -q 'k2 *a b\[1\]\*' "$TMP/name
 	! grep -q 'k3 ' "$TMP/names.txt"
 tap_rc $? "Enter on 'a b[1]*' lists k1 and k2, not k3 of 'a bX1]'"
 
+# Names the sanitizer rewrites: each finding's Enter finds its function_bottleneck row.
+"$BUILD/tests/gen_dasf" hostile "$TMP/hostile" || tap_notok "gen_dasf hostile"
+for id in FUNCTION_DOMINATES WORKER_IMBALANCE GPU_IDLE; do
+	printf ':view findings\n:filter id=DASF.%s\n<Enter>\n:dump %s\nq\n' $id "$TMP/hostile_$id.txt" >"$TMP/hkeys"
+	TSCOPE_SCRIPT="$TMP/hkeys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/hostile" >/dev/null 2>&1
+	grep -q '^.h  *w^\[\[2J^I.* big<U+200B>x  *9 s' "$TMP/hostile_$id.txt" &&
+		grep -q 'function_bottleneck  row 1/1 (of 2)' "$TMP/hostile_$id.txt"
+	tap_rc $? "DASF.$id about a name the sanitizer rewrites opens its function_bottleneck row"
+done
+
 # Managed Memory events alone: the v list offers what builds (task_balance), no task view
 "$BUILD/tests/gen_dasf" verdicts "$TMP/v" >/dev/null
 printf ':resize 40 100\nv\n:dump %s\n<Esc>:quit\n' "$TMP/v_mem.txt" >"$TMP/vkeys"
@@ -75,7 +87,7 @@ rows task_balance >/dev/null &&
 tap_rc $? "v on a memory-only database: task_balance; no function or task view"
 
 # A dependency cycle: task_graph's Critical cells are missing (-) and the legend's title says why
-printf ':view task_graph\n:dump %s\ni\n:dump %s\nq\nq\n' "$TMP/tg_cycle.txt" "$TMP/tg_legend.txt" >"$TMP/tgkeys"
+printf ':view task_graph\n:dump %s\ni\n:dump %s\nq\n' "$TMP/tg_cycle.txt" "$TMP/tg_legend.txt" >"$TMP/tgkeys"
 TSCOPE_SCRIPT="$TMP/tgkeys" TERM=dumb LINES=40 COLUMNS=160 "$BIN" --tui "$TMP/v/cycle.msgpack" >/dev/null 2>&1
 [ "$(sed -n '3,7p' "$TMP/tg_cycle.txt" | awk '{ print $NF }' | paste -sd' ' -)" = "- - - - -" ] &&
 	grep -q "Critical not judged, no critical path: the task graph has a" "$TMP/tg_legend.txt"
