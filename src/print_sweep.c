@@ -31,17 +31,18 @@ struct conf_marks {
 	bool unjudged;
 };
 
-/* A value, or "-"; a low-confidence percentile gets a '*' and sets cm->low, one whose
+/* A value with dec decimals by the display rule (sweep_num_text: 1e15 or more in exponent
+ * form), or "-"; a low-confidence percentile gets a '*' and sets cm->low, one whose
  * config has no request count sets cm->unjudged (the percentiles follow avg..std). */
 static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
-		enum sweep_stat st, const char *fmt, struct conf_marks *cm)
+		enum sweep_stat st, int dec, struct conf_marks *cm)
 {
 	double v;
 	if (!sweep_value(c, m, st, &v)) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	size_t k = (size_t)snprintf(buf, n, fmt, v);
+	size_t k = strlen(sweep_num_text(v, dec, buf, n));
 	if (sweep_confidence_unjudged(c, st))
 		cm->unjudged = true;
 	if (sweep_low_confidence(c, st) && k + 1 < n) {
@@ -139,6 +140,82 @@ static void sizing_note(struct sbuf *b, const char *indent, const struct sweep_s
 	sb_printf(b, "%s(GPU estimates need %s)\n", indent, need);
 }
 
+/* A series table's columns: the stimulus (its name heads it), the metrics (statistic,
+ * decimals), rank, pass; each at least min_w wide. */
+enum { SCOL_X, SCOL_RANK = 8, SCOL_PASS, SCOL_N, SCELL = 48 };
+static const struct {
+	const char *head;
+	int min_w;
+	enum sweep_metric m;
+	enum sweep_stat st;
+	int dec;
+} scol[SCOL_N] = {
+	{ "", 12, SM_N, SS_AVG, 0 },
+	{ "ttft p99", 11, SM_TTFT, SS_P99, 2 },
+	{ "latency p50", 11, SM_LATENCY, SS_P50, 2 },
+	{ "latency p99", 11, SM_LATENCY, SS_P99, 2 },
+	{ "itl p90", 11, SM_ITL, SS_P90, 2 },
+	{ "osl p99", 8, SM_OSL, SS_P99, 1 },
+	{ "req/s", 10, SM_RPS, SS_AVG, 3 },
+	{ "tok/s", 10, SM_TPS, SS_AVG, 1 },
+	{ "rank", 5, SM_N, SS_AVG, 0 },
+	{ "pass", 5, SM_N, SS_AVG, 0 },
+};
+
+/* Row i of a series table (config c); returns whether a percentile in it has no request count. */
+static bool series_row(const struct sweep_set *s, const struct sweep_series *se, size_t i, char row[SCOL_N][SCELL],
+		       struct conf_marks *cm)
+{
+	const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
+	if (se->stim >= 0 && c->has_stim[se->stim])
+		snprintf(row[SCOL_X], SCELL, "%g", c->stim[se->stim]);
+	else
+		snprintf(row[SCOL_X], SCELL, "#%zu", i + 1);
+	cm->unjudged = false;
+	for (int k = SCOL_X + 1; k < SCOL_RANK; k++)
+		num(row[k], SCELL, c, scol[k].m, scol[k].st, scol[k].dec, cm);
+	snprintf(row[SCOL_RANK], SCELL, c->rank > 0 ? "%d" : "-", c->rank);
+	snprintf(row[SCOL_PASS], SCELL, "%s", !s->ncon ? "-" : c->pass ? "yes" : "NO");
+	return cm->unjudged;
+}
+
+static void series_line(struct sbuf *b, const int *w, const char *const *cell)
+{
+	sb_printf(b, "   ");
+	for (int k = 0; k < SCOL_N; k++)
+		sb_printf(b, " %*s", w[k], cell[k]);
+	sb_printf(b, "\n");
+}
+
+/* The table of a series, each column as wide as its widest figure (never cut); returns the
+ * levels whose percentiles have no request count to judge. */
+static size_t series_table(struct sbuf *b, const struct sweep_set *s, const struct sweep_series *se,
+			   struct conf_marks *cm)
+{
+	char (*rows)[SCOL_N][SCELL] = xcalloc(se->n ? se->n : 1, sizeof(*rows));
+	const char *head[SCOL_N], *cell[SCOL_N];
+	int w[SCOL_N];
+	size_t unjudged = 0;
+	for (int k = 0; k < SCOL_N; k++) {
+		head[k] = k == SCOL_X ? (se->stim >= 0 ? sweep_stim_name(se->stim) : "config") : scol[k].head;
+		w[k] = (int)strlen(head[k]) > scol[k].min_w ? (int)strlen(head[k]) : scol[k].min_w;
+	}
+	for (size_t i = 0; i < se->n; i++) {
+		unjudged += series_row(s, se, i, rows[i], cm);
+		for (int k = 0; k < SCOL_N; k++)
+			if ((int)strlen(rows[i][k]) > w[k])
+				w[k] = (int)strlen(rows[i][k]);
+	}
+	series_line(b, w, head);
+	for (size_t i = 0; i < se->n; i++) {
+		for (int k = 0; k < SCOL_N; k++)
+			cell[k] = rows[i][k];
+		series_line(b, w, cell);
+	}
+	free(rows);
+	return unjudged;
+}
+
 static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 			       const struct sweep_series *se)
 {
@@ -146,32 +223,8 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 	sb_printf(b, "  %s — %zu config%s, swept %s\n", name, se->n, se->n == 1 ? "" : "s",
 		  se->stim >= 0 ? sweep_stim_name(se->stim) : "nothing");
 	free(name);
-	const char *xname = se->stim >= 0 ? sweep_stim_name(se->stim) : "config";
-	int xw = strlen(xname) > 12 ? (int)strlen(xname) : 12;
-	sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, xname, "ttft p99",
-		  "latency p50", "latency p99", "itl p90", "osl p99", "req/s", "tok/s", "rank", "pass");
 	struct conf_marks cm = { false, false };
-	size_t unjudged = 0;
-	for (size_t i = 0; i < se->n; i++) {
-		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
-		char x[32], a[24], p50[24], p99[24], itl[24], osl[24], rps[24], tps[24], rk[12];
-		if (se->stim >= 0 && c->has_stim[se->stim])
-			snprintf(x, sizeof(x), "%g", c->stim[se->stim]);
-		else
-			snprintf(x, sizeof(x), "#%zu", i + 1);
-		cm.unjudged = false;
-		num(a, sizeof(a), c, SM_TTFT, SS_P99, "%.2f", &cm);
-		num(p50, sizeof(p50), c, SM_LATENCY, SS_P50, "%.2f", &cm);
-		num(p99, sizeof(p99), c, SM_LATENCY, SS_P99, "%.2f", &cm);
-		num(itl, sizeof(itl), c, SM_ITL, SS_P90, "%.2f", &cm);
-		num(osl, sizeof(osl), c, SM_OSL, SS_P99, "%.1f", &cm);
-		num(rps, sizeof(rps), c, SM_RPS, SS_AVG, "%.3f", &cm);
-		num(tps, sizeof(tps), c, SM_TPS, SS_AVG, "%.1f", &cm);
-		snprintf(rk, sizeof(rk), c->rank > 0 ? "%d" : "-", c->rank);
-		sb_printf(b, "    %*s %11s %11s %11s %11s %8s %10s %10s %5s %5s\n", xw, x, a, p50, p99, itl,
-			  osl, rps, tps, rk, !s->ncon ? "-" : c->pass ? "yes" : "NO");
-		unjudged += cm.unjudged;
-	}
+	size_t unjudged = series_table(b, s, se, &cm);
 	if (cm.low)
 		lowconf_note(b, s, se);
 	conf_unjudged_note(b, unjudged, se->n);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_sweep.c: the sweep pane. For one source at a time (a GenAI-Perf series or a NAT
- * calculator file) it lists the points (stimulus, plotted value, outlier, confidence, ranking,
- * pass) and draws the text plot of model/sweep/plot.h below: latency with the fit
- * line, removed outliers, the target line and the estimate, or throughput (m / M).
+ * calculator file) it lists every level (stimulus, plotted value or -, outlier, confidence,
+ * ranking, pass, or why it is not plotted) and draws the text plot of model/sweep/plot.h
+ * below: latency with the fit line, removed outliers, the target line and the estimate, or
+ * throughput (m / M); a line under the plot names the levels left out of it, room allowing.
  * Left/Right switch sources; Enter opens the point's row in the sweep (or
  * sizing_points) table; `e` exports that view; y/Y copy the point's value / the point. */
 #include <math.h>
@@ -72,7 +73,9 @@ static void point_note(const struct spane *p, struct app *app, size_t k, bool ts
 	if (sp->nat) {
 		char al[8];
 		nat_point_alerts(&s->nat[sp->nat_idx].pt[sp->ref[k]], false, al);
-		snprintf(buf, n, tsv ? "%s\t%s" : "%-6s%s", al, sp->outlier[k] ? "outlier (removed from fit)" : "");
+		snprintf(buf, n, tsv ? "%s\t%s%s%s" : "%-6s%s%s%s", al,
+			 sp->outlier[k] ? "outlier (removed from fit)" : "", sp->skip[k] ? "not plotted: " : "",
+			 sp->skip[k] ? sp->skip[k] : "");
 		return;
 	}
 	const struct sweep_cfg *c = &s->cfg[sp->ref[k]];
@@ -88,19 +91,62 @@ static void point_note(const struct spane *p, struct app *app, size_t k, bool ts
 	else if (sp->conf_na[k])
 		snprintf(low, sizeof(low), "confidence n/a (no request count) ");
 	const char *pass = !s->ncon ? none : c->pass ? "yes" : "NO";
-	int len = snprintf(buf, n, tsv ? "%s\t%s\t%s%s%s" : "%4s  %-4s %s%s%s", rk, pass,
+	char skip[64] = "";
+	if (sp->skip[k])
+		snprintf(skip, sizeof(skip), "not plotted: %s ", sp->skip[k]);
+	int len = snprintf(buf, n, tsv ? "%s\t%s\t%s%s%s%s" : "%4s  %-4s %s%s%s%s", rk, pass, skip,
 			   sp->outlier[k] ? "outlier " : "", low, c->failed ? c->failed : "");
 	size_t e = len > 0 && (size_t)len < n ? (size_t)len : 0;
 	while (tsv && e && buf[e - 1] == ' ')   /* the notes' separating blank, at the end of the field */
 		buf[--e] = '\0';
 }
 
+/* Point k's stimulus and value as listed: "-" when missing. */
+static void point_xy(const struct spane *p, size_t k, char x[32], char y[48])
+{
+	snprintf(x, 32, isfinite(p->spec.x[k]) ? "%g" : "-", p->spec.x[k]);
+	snprintf(y, 48, isfinite(p->spec.y[k]) ? "%.*f" : "-", p->ydec, p->spec.y[k]);
+}
+
 /* Point k's line as drawn (and searched). */
 static void point_line(const struct spane *p, struct app *app, size_t k, char *buf, size_t n)
 {
-	char note[256];
+	char note[256], x[32], y[48];
 	point_note(p, app, k, false, note, sizeof(note));
-	snprintf(buf, n, "%12g  %-28.*f  %s", p->spec.x[k], p->ydec, p->spec.y[k], note);
+	point_xy(p, k, x, y);
+	snprintf(buf, n, "%12s  %-28s  %s", x, y, note);
+}
+
+static size_t count_skipped(const struct plot_spec *s)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		k += s->skip[i] != NULL;
+	return k;
+}
+
+/* The levels left out of the plot in w columns: "not plotted: concurrency 8 (interrupted),
+ * concurrency 16 (no results)"; those that do not fit are counted (", and 2 more"). */
+static void skipped_line(const struct spane *p, int w, char *buf, size_t n)
+{
+	const struct plot_spec *s = &p->spec;
+	size_t left = count_skipped(s), listed = 0, len = (size_t)snprintf(buf, n, "not plotted:");
+	for (size_t k = 0; k < s->n && left; k++) {
+		if (!s->skip[k])
+			continue;
+		char x[32], y[48], item[160];
+		point_xy(p, k, x, y);
+		size_t m = (size_t)snprintf(item, sizeof(item), "%s %s %s (%s)", listed ? "," : "", s->xlabel, x,
+					    s->skip[k]);
+		size_t more = left > 1 ? strlen(", and 9999 more") : 0;
+		if (len + m + more > (size_t)w || len + m >= n)
+			break;
+		len += (size_t)snprintf(buf + len, n - len, "%s", item);
+		listed++;
+		left--;
+	}
+	if (left)
+		snprintf(buf + len, n - len, listed ? ", and %zu more" : " %zu levels", left);
 }
 
 static void draw_points(struct spane *p, struct app *app, const struct rect *r)
@@ -147,9 +193,19 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 		list_h = 2;
 	draw_points(p, app, &(struct rect){ body->y + 1, body->x, list_h, body->w });
 	int ph = body->h - list_h - 2;
-	char **rows = plot_render(&p->spec, body->w, ph, !app->g->utf8);
-	if (rows) {
-		for (int i = 0; i < ph; i++)
+	size_t nskip = count_skipped(&p->spec);
+	if (nskip && ph > 5) {   /* room for the note and a plot of at least 5 rows */
+		char note[512];
+		skipped_line(p, body->w, note, sizeof(note));
+		draw_text(body->y + body->h - 2, body->x, body->w, note, ROLE_DIM);
+		ph--;
+	}
+	if (nskip == p->spec.n && ph > 0) {
+		draw_text(body->y + 1 + list_h, body->x + 1, body->w - 2, "no level can be plotted: see the list",
+			  ROLE_DIM);
+	} else if (nskip < p->spec.n) {
+		char **rows = plot_render(&p->spec, body->w, ph, !app->g->utf8);
+		for (int i = 0; rows && i < ph; i++)
 			draw_text(body->y + 1 + list_h + i, body->x, body->w, rows[i], i < ph - 2 ? ROLE_NORMAL : ROLE_DIM);
 		plot_free(rows, ph);
 	}
@@ -201,8 +257,13 @@ static void sp_status(void *priv, struct app *app, char *buf, size_t n)
 		snprintf(buf, n, "sweep  source %zu/%zu", p->src + 1, p->nsrc);
 		return;
 	}
-	snprintf(buf, n, "sweep  source %zu/%zu  %s=%g  %s=%.*f%s", p->src + 1, p->nsrc, s->xlabel,
-		 s->x[p->lc.sel], s->ylabel, p->ydec, s->y[p->lc.sel], s->outlier[p->lc.sel] ? "  (outlier)" : "");
+	char x[32], y[48], why[96] = "";
+	size_t k = p->lc.sel;
+	point_xy(p, k, x, y);
+	if (s->skip[k])
+		snprintf(why, sizeof(why), "  (not plotted: %s)", s->skip[k]);
+	snprintf(buf, n, "sweep  source %zu/%zu  %s=%s  %s=%s%s%s", p->src + 1, p->nsrc, s->xlabel, x, s->ylabel, y,
+		 s->outlier[k] ? "  (outlier)" : "", why);
 }
 
 /* The hint row: Enter opens the selected point's row of its view. */
@@ -213,15 +274,18 @@ static void sp_hint(void *priv, struct app *app, char *buf, size_t n)
 }
 
 /* y: the selected point's plotted value, Y: the point as listed (stimulus, value, then
- * its ranking, pass and failed constraints or its alerts), numbers in full precision. */
+ * its ranking, pass and failed constraints or its alerts), numbers in full precision, a
+ * missing one an empty field. */
 static int sp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
 	struct spane *p = priv;
 	if (!p->have || p->lc.sel >= p->spec.n)
 		return -1;
-	char x[40], y[40], note[256];
-	table_format_full(p->spec.x[p->lc.sel], x, sizeof(x));
-	table_format_full(p->spec.y[p->lc.sel], y, sizeof(y));
+	char x[40] = "", y[40] = "", note[256];
+	if (isfinite(p->spec.x[p->lc.sel]))
+		table_format_full(p->spec.x[p->lc.sel], x, sizeof(x));
+	if (isfinite(p->spec.y[p->lc.sel]))
+		table_format_full(p->spec.y[p->lc.sel], y, sizeof(y));
 	point_note(p, app, p->lc.sel, true, note, sizeof(note));
 	if (row)
 		snprintf(buf, n, "%s\t%s\t%s", x, y, note);
@@ -260,7 +324,9 @@ static void sw_legend(void *priv, struct app *app, struct legend *l)
 		       "GenAI-Perf the config's ranking, whether it passes the constraints and which it fails, for "
 		       "NAT the calculator's alerts. The plot below draws the same points; m switches latency and "
 		       "throughput, Left/Right the source. A point whose config has no request count is drawn as a "
-		       "point, but its confidence cannot be judged: the list says confidence n/a (no request count).");
+		       "point, but its confidence cannot be judged: the list says confidence n/a (no request count). "
+		       "A level without a value to plot (- in the list), or one the fits leave out (an interrupted "
+		       "NAT concurrency), is listed with the reason, not plotted: the line under the plot names them.");
 	legend_row(l, u ? "●" : "o", 1, ROLE_NORMAL, "a point");
 	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
 	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");

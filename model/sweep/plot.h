@@ -3,7 +3,8 @@
  * glyphs (pure: no curses, so it is unit-tested and drawn by ui/pane_sweep.c). Points,
  * removed outliers, the fitted line, a horizontal target line and a vertical estimate
  * line are marked; UTF-8 glyphs or an ASCII fallback. sweep_plot_from_run() builds the
- * spec for a GenAI-Perf series or a NAT calculator file. */
+ * spec for a GenAI-Perf series or a NAT calculator file: every level of it, those without
+ * a plottable value listed with the reason (skip) and left out of the plot. */
 #ifndef MODEL_SWEEP_PLOT_H
 #define MODEL_SWEEP_PLOT_H
 
@@ -16,7 +17,8 @@ struct run;
 struct plot_spec {
 	char title[96];
 	char xlabel[32], ylabel[48];
-	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];
+	double x[PLOT_MAX_POINTS], y[PLOT_MAX_POINTS];  /* NaN: missing (listed as -) */
+	const char *skip[PLOT_MAX_POINTS];  /* why point i is not plotted (static text), NULL: plotted */
 	bool outlier[PLOT_MAX_POINTS];
 	bool lowconf[PLOT_MAX_POINTS];  /* a percentile from few requests (sweep_low_confidence) */
 	bool conf_na[PLOT_MAX_POINTS];  /* a percentile whose config has no request count: not judged */
@@ -43,8 +45,9 @@ enum plot_kind { PLOT_LATENCY, PLOT_THROUGHPUT, PLOT_KINDS };
 /* Number of plottable sources: GenAI-Perf series with a stimulus, then NAT files. */
 size_t sweep_plot_count(struct run *run);
 /* Fill spec for source idx (< sweep_plot_count) and kind. For NAT, latency plots the
- * p95 LLM latency and throughput the p95 workflow runtime (both with their fits).
- * Returns false when the source has no data for that kind. */
+ * p95 LLM latency and throughput the p95 workflow runtime (both with their fits), and
+ * only the points the fits use (an interrupted one is listed, skip "interrupted").
+ * Returns false when the source has no point. */
 bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struct plot_spec *p);
 /* The view that lists the plotted points ("sweep", or "sizing_points" for a run with
  * only NAT sizing output): what `e` on the Sweep pane exports. */

@@ -38,6 +38,8 @@ static bool make_frame(const struct plot_spec *p, int w, int h, struct frame *f)
 	f->x0 = f->y0 = INFINITY;
 	f->x1 = f->y1 = -INFINITY;
 	for (size_t i = 0; i < p->n; i++) {
+		if (p->skip[i])
+			continue;
 		extend(&f->x0, &f->x1, p->x[i]);
 		extend(&f->y0, &f->y1, p->y[i]);
 	}
@@ -95,7 +97,7 @@ static void fill_grid(const struct plot_spec *p, const struct frame *f, unsigned
 			put(grid, f, row_of(f, p->slope * x + p->intercept), c, C_FIT);
 		}
 	for (size_t i = 0; i < p->n; i++)
-		if (isfinite(p->x[i]) && isfinite(p->y[i]))
+		if (!p->skip[i] && isfinite(p->x[i]) && isfinite(p->y[i]))
 			put(grid, f, row_of(f, p->y[i]), col_of(f, p->x[i]),
 			    p->outlier[i] ? C_OUTLIER : p->lowconf[i] ? C_LOWCONF : C_POINT);
 }
@@ -219,7 +221,7 @@ static void fit_into(struct plot_spec *p, const struct sweep_fit *f, double scal
 	p->slope = f->slope * scale;
 	p->intercept = f->intercept * scale;
 	for (size_t i = 0; i < p->n; i++)
-		p->outlier[i] = in_fit_outliers(f, p->x[i]);
+		p->outlier[i] = !p->skip[i] && in_fit_outliers(f, p->x[i]);
 }
 
 /* The latency statistic to plot: p95 (the sizing fit's) when the series has it, else
@@ -234,6 +236,21 @@ static enum sweep_stat latency_stat(const struct sweep_set *s, const struct swee
 				return pref[k];
 		}
 	return SS_P95;
+}
+
+/* Why config c has no point in the plot of (stim, lat, st), or NULL; has_v: it has the value. */
+static const char *genai_skip(const struct sweep_cfg *c, int stim, bool lat, enum sweep_stat st, bool has_v)
+{
+	if (!c->has_stored && !c->has_calc)
+		return "no results";
+	if (!c->has_stim[stim])
+		return "no stimulus value";
+	if (has_v)
+		return NULL;
+	if (!lat)
+		return "no request throughput";
+	return st == SS_P95 ? "no p95 request latency" : st == SS_P99 ? "no p99 request latency"
+								: "no avg request latency";
 }
 
 static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
@@ -252,13 +269,13 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 	for (size_t i = 0; i < se->n && p->n < PLOT_MAX_POINTS; i++) {
 		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
 		double v;
-		if (!sweep_value(c, lat ? SM_LATENCY : SM_RPS, st, &v) || !c->has_stim[se->stim])
-			continue;
-		p->x[p->n] = c->stim[se->stim];
+		bool has_v = sweep_value(c, lat ? SM_LATENCY : SM_RPS, st, &v);
+		p->skip[p->n] = genai_skip(c, se->stim, lat, st, has_v);
+		p->x[p->n] = c->has_stim[se->stim] ? c->stim[se->stim] : NAN;
 		p->ref[p->n] = (long)se->cfg[i];
-		p->lowconf[p->n] = sweep_low_confidence(c, st);
-		p->conf_na[p->n] = sweep_confidence_unjudged(c, st);
-		p->y[p->n++] = v;
+		p->lowconf[p->n] = has_v && sweep_low_confidence(c, st);
+		p->conf_na[p->n] = has_v && sweep_confidence_unjudged(c, st);
+		p->y[p->n++] = has_v ? v : NAN;
 	}
 	if (lat && st == SS_P95 && se->has_fit) {
 		fit_into(p, &se->fit, 1000.0);
@@ -289,6 +306,25 @@ static void nat_title_source(const struct nat_calc *n, char *title, size_t cap)
 		snprintf(title + k, cap - k, " — %.*s", (int)(end - start), start);
 }
 
+/* Why point pt is not plotted in the latency (lat) or runtime plot: the calculator leaves it
+ * out of both fits (nat_recompute), or NULL. */
+static const char *nat_skip(const struct nat_point *pt, bool lat)
+{
+	bool has_v = lat ? pt->has_lat : pt->has_rt, has_o = lat ? pt->has_rt : pt->has_lat;
+	double v = lat ? pt->lat_p95 : pt->rt_p95;
+	if (pt->valid)
+		return NULL;
+	if (pt->interrupted)
+		return "interrupted";
+	if (!has_v)
+		return lat ? "no p95 LLM latency" : "no p95 workflow runtime";
+	if (v == 0)
+		return lat ? "p95 LLM latency 0, out of the fits" : "p95 workflow runtime 0, out of the fits";
+	if (!has_o)
+		return lat ? "no p95 workflow runtime, out of the fits" : "no p95 LLM latency, out of the fits";
+	return lat ? "p95 workflow runtime 0, out of the fits" : "p95 LLM latency 0, out of the fits";
+}
+
 static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum plot_kind kind,
 		     struct plot_spec *p)
 {
@@ -299,11 +335,11 @@ static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum p
 	nat_title_source(n, p->title, sizeof(p->title));
 	for (size_t i = 0; i < n->npt && p->n < PLOT_MAX_POINTS; i++) {
 		const struct nat_point *pt = &n->pt[i];
-		if (!pt->valid)
-			continue;
+		bool has_v = lat ? pt->has_lat : pt->has_rt;
+		p->skip[p->n] = nat_skip(pt, lat);
 		p->x[p->n] = pt->conc;
 		p->ref[p->n] = (long)i;
-		p->y[p->n++] = lat ? pt->lat_p95 : pt->rt_p95;
+		p->y[p->n++] = !has_v ? NAN : lat ? pt->lat_p95 : pt->rt_p95;
 	}
 	fit_into(p, lat ? &n->c_fit_lat : &n->c_fit_rt, 1.0);
 	double target = lat ? s->target_latency : s->target_runtime;

@@ -7,7 +7,8 @@
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
 # a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
 # the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
-# the headline without targets (tests/cli/sweep_headline.sh has the rest), and the real medium sweep
+# the headline without targets (tests/cli/sweep_headline.sh has the rest), the series table's
+# numbers never cut (1e15 or more in exponent form, columns as wide as their figures), and the real medium sweep
 # (skipped when ../shared is absent; its latency columns are named in ms, latency_p50_ms,
 # and --filter and --constraint take that name).
 # UPDATE=1 rewrites the goldens in tests/cli/golden/.
@@ -165,6 +166,23 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	grep -q '^ *p95 request latency (s) vs concurrency: slope 0.1 s per concurrency · intercept 1 s · ' \
 		"$TMP/gms.txt"
 tap_rc $? "sizing of a GenAI-Perf sweep (p95 1100-1800 ms): intercept_s 1, slope_s_per_concurrency 0.1, as reported"
+
+# Numbers in the series table are never cut: 3e25 ms and 1.5e22 req/s in exponent form (they
+# were 23 digits of float noise, cut at 23), 1e13 ms in full with its column widened.
+for c in 1 2 4; do
+	d="$TMP/ghuge/m-openai-chat-concurrency$c"
+	mkdir -p "$d"
+	case $c in 1) l=1100 r=1 ;; 2) l=1e13 r=2 ;; 4) l=3e25 r=1.5e22 ;; esac
+	printf 'Metric,avg,p99,p95,p50\nRequest Latency (ms),%s,%s,%s,%s\n\nMetric,Value\n' $l $l $l $l >"$d/e.csv"
+	printf 'Request Throughput (per sec),%s\n' "$r" >>"$d/e.csv"
+	mv "$d/e.csv" "$d/profile_export_genai_perf.csv"
+done
+"$BIN" --print --color never "$TMP/ghuge" 2>/dev/null | awk '/^ *concurrency  /, /^ *4 /' >"$TMP/ghuge.txt"
+grep -q '^ *4  *-  *3.00e+25  *3.00e+25  *-  *-  *1.50e+22  *-  *-  *-$' "$TMP/ghuge.txt" &&
+	grep -q ' 10000000000000.00 10000000000000.00 ' "$TMP/ghuge.txt" && ! grep -q '[0-9]\{18\}' "$TMP/ghuge.txt" &&
+	[ "$(awk '{ print length($0) }' "$TMP/ghuge.txt" | sort -u | wc -l)" -eq 1 ] &&
+	[ "$(wc -l <"$TMP/ghuge.txt")" -eq 4 ]
+tap_rc $? "print: 3e25 ms and 1.5e22 req/s in exponent form, 1e13 ms whole, its columns widened and aligned"
 
 # Cerebras: four ordinals, ordinal 2 at 60% of the others' rate; the stored aggregate
 # follows the merge rule (4000 samples / ordinal 0's 10 s), so only the slow ordinal shows

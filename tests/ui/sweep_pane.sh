@@ -7,7 +7,9 @@
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
 # too); a bad objective is reported, not fatal; the sweep view's time columns carry
 # their unit in the name (ttft_p99_ms) and :filter compares in it; on a NAT-only run, Enter on a sizing
-# finding opens the sizing view; v lists only the views that build for the run.
+# finding opens the sizing view; v lists only the views that build for the run; a level without a
+# plottable value (NAT's interrupted concurrency, a GenAI-Perf level without latency) is listed with
+# its value or -, its alerts and why, left out of the plot and named under it.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -225,6 +227,54 @@ tui "$TMP/s7" "$TMP/natm"
 grep -q 'vs concurrency — job_1752000000' "$TMP/m0.txt" && grep -q 'source 1/3' "$TMP/m0.txt" &&
 	grep -q 'vs concurrency — merged, 2 jobs' "$TMP/m2.txt" && grep -q '^ *32 ' "$TMP/m2.txt" && grep -q '^ *1 ' "$TMP/m2.txt"
 tap_rc $? "NAT jobs and their merge are separate Sweep pane sources; the merge plots all 6 concurrencies"
+# a level without a plottable value is listed, never dropped: NAT's interrupted concurrency 8 with
+# its value and alert (as --print), a GenAI-Perf level without latency with -; both left out of
+# the plot and named under it
+d="$TMP/natint/online/job_1752000000"
+mkdir -p "$d"
+printf '{"calc_data": {' >"$d/calc_runner_output.json"
+sep=''
+for c in 1 2 4 8 16; do
+	w=false
+	[ "$c" = 8 ] && w=true
+	printf '%s"%s": {"sizing_metrics": {"alerts": {"workflow_interrupted": %s}, "llm_latency_p95": %s.5, ' \
+		"$sep" "$c" "$w" "$c" >>"$d/calc_runner_output.json"
+	printf '"workflow_runtime_p95": %s}}' "$((c * 3))" >>"$d/calc_runner_output.json"
+	sep=','
+done
+printf '}}\n' >>"$d/calc_runner_output.json"
+cat >"$TMP/s10" <<S
+:resize 40 120
+:pane Sweep
+<Down>
+<Down>
+<Down>
+:dump $TMP/int.txt
+:quit
+S
+tui "$TMP/s10" "$TMP/natint"
+grep -q '^ *8  *8.5  *!W    not plotted: interrupted$' "$TMP/int.txt" &&
+	grep -q '^not plotted: concurrency 8 (interrupted)' "$TMP/int.txt" &&
+	grep -q 'concurrency=8  p95 LLM latency (s)=8.5  (not plotted: interrupted)' "$TMP/int.txt" &&
+	[ "$(grep -o '●' "$TMP/int.txt" | wc -l)" -eq 5 ]
+tap_rc $? "NAT: the interrupted concurrency is listed with its value and !W, named under the plot, not plotted"
+EM="$TMP/emiss"
+for c in 1 2 4 8; do
+	mkdir -p "$EM/m-openai-chat-concurrency$c"
+	{
+		printf 'Metric,avg,p99,p95,p50\n'
+		[ "$c" = 2 ] || printf 'Request Latency (ms),%s00,%s00,%s00,%s00\n' "$c" "$c" "$c" "$c"
+		printf '\nMetric,Value\nRequest Throughput (per sec),%s.5\n' "$c"
+	} >"$EM/m-openai-chat-concurrency$c/p_genai_perf.csv"
+done
+printf ':resize 24 80\n:pane Sweep\n<Down>\n:dump %s\nm\n:dump %s\n:quit\n' "$TMP/em.txt" "$TMP/em_rps.txt" >"$TMP/s11"
+tui "$TMP/s11" "$EM"
+grep -q '^ *2  -  *-  -    not plotted: no p95 requ' "$TMP/em.txt" &&
+	grep -q '^not plotted: concurrency 2 (no p95 request latency)' "$TMP/em.txt" &&
+	grep -q 'concurrency=2  p95 request latency (ms)=-' "$TMP/em.txt" &&
+	grep -q '^ *2  2.50  ' "$TMP/em_rps.txt" && ! grep -q 'not plotted' "$TMP/em_rps.txt"
+tap_rc $? "GenAI-Perf: the level without latency is listed with - and named under the plot; its throughput plots"
+
 # v lists only the views that build for the run (the test export makes): a Cerebras file
 # has no sweep, sizing, GPU telemetry or heatmap; a GenAI-Perf sweep without telemetry no
 # cerebras
