@@ -27,6 +27,7 @@
 #include "model/xalloc.h"
 
 #define BYTE_ORDER_MARK 0x01020304u
+#define BYTE_ORDER_SWAPPED 0x04030201u /* the mark as read from a host of the other byte order */
 static const char index_magic[8] = { 'T', 'S', 'C', 'O', 'P', 'E', 'I', 'X' };
 
 static char *part_path(const char *dir, unsigned k, unsigned n)
@@ -327,7 +328,37 @@ struct part_header {
 	uint32_t head_crc;
 };
 
-/* Check a header against the file's length; NULL or a static reason. */
+/* A version field above INDEX_VERSION by more than this no build wrote: a damaged header. */
+#define VERSION_AHEAD_MAX 16u
+
+/* The header's fields that are under no checksum (version, byte-order mark, payload
+ * length) against a file of have bytes after its header: NULL, a static reason, or one
+ * in this thread's buffer (index.h). One flipped bit is named as damage where no build
+ * writes such a field; a length that does not match can be either. */
+static const char *header_fields_why(uint32_t version, uint32_t bom, uint64_t plen, unsigned long long have)
+{
+	static _Thread_local char why[160];
+	if (version == 0 || version > INDEX_VERSION + VERSION_AHEAD_MAX)
+		snprintf(why, sizeof(why), "damaged header (version field reads %u)", version);
+	else if (version != INDEX_VERSION)
+		snprintf(why, sizeof(why), "written by another index format version (%u; this build reads %u)", version,
+			 INDEX_VERSION);
+	else if (bom == BYTE_ORDER_SWAPPED)
+		return "written on a host of another byte order";
+	else if (bom != BYTE_ORDER_MARK)
+		snprintf(why, sizeof(why), "damaged header (byte-order mark reads 0x%08x)", bom);
+	else if (plen > have)
+		snprintf(why, sizeof(why), "truncated or damaged (its header gives a payload of %llu bytes, the file "
+			 "holds %llu)", (unsigned long long)plen, have);
+	else if (plen < have)
+		snprintf(why, sizeof(why), "trailing bytes after the payload, or a damaged header (its header gives a "
+			 "payload of %llu bytes, the file holds %llu)", (unsigned long long)plen, have);
+	else
+		return NULL;
+	return why;
+}
+
+/* Check a header against the file's length; NULL or a reason (header_fields_why). */
 static const char *header_check(const unsigned char *bytes, size_t avail, unsigned long long file_len,
 				struct part_header *h)
 {
@@ -345,16 +376,9 @@ static const char *header_check(const unsigned char *bytes, size_t avail, unsign
 	h->head_crc = ib_u32(&b);
 	if (ib_u32(&b) == INDEX_INVALID_MARK)
 		return "invalidated: an earlier open found it damaged";
-	if (version != INDEX_VERSION) { /* used before this thread's next call (index.h) */
-		static _Thread_local char why[96];
-		snprintf(why, sizeof(why), "written by another index format version (%u; this build reads %u)", version,
-			 INDEX_VERSION);
-		return why;
-	}
-	if (bom != BYTE_ORDER_MARK)
-		return "written on a host of another byte order";
-	if (h->plen != file_len - INDEX_HEADER_LEN)
-		return h->plen > file_len - INDEX_HEADER_LEN ? "truncated" : "trailing bytes after the payload";
+	const char *bad = header_fields_why(version, bom, h->plen, file_len - INDEX_HEADER_LEN);
+	if (bad)
+		return bad;
 	if (h->head_off > h->plen || h->head_len != h->plen - h->head_off)
 		return "malformed header";
 	return NULL;

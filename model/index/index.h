@@ -271,8 +271,12 @@ size_t index_part_files(const char *run_dir, char ***out);
  * head is streamed too, never held whole in memory), then the header.
  * index_head_read() reads path's header and head with pread and checks the magic,
  * version, byte order, the file's length against the header and the head's checksum:
- * NULL and the malloc'd head, or a static reason (another version's names both
- * versions: this thread's text, until its next call; index_check() likewise). id: the file as read (size, mtime,
+ * NULL and the malloc'd head, or a static reason (one that gives numbers: another version's
+ * names both versions, a damaged header its field, a length that does not match both lengths;
+ * this thread's text, until its next call; index_check() likewise). The version, byte-order
+ * mark and payload length are under no checksum: a version no build wrote (0, or more than
+ * 16 above INDEX_VERSION) or a mark that is neither the host's nor its byte swap is "damaged
+ * header", a length that does not match "truncated or damaged" (or trailing bytes). id: the file as read (size, mtime,
  * inode) and where the head starts (bodies lie in [INDEX_HEADER_LEN, body_end)). */
 struct index_file_id {
 	long long size, mtime_ns, ino;
@@ -282,7 +286,8 @@ void index_header_put(unsigned char *out, uint64_t plen, uint64_t head_off, uint
 int index_file_write(const char *path, void (*fill)(struct obuf *o, void *ud), void *ud);
 /* A source an index file summarizes (a file read; its directory is noted with it): from
  * now on, the files written into a RUN_DIR/.tscope-index show group and other read only
- * when it grants them too (wfile.c; one stat each). Thread-safe. */
+ * when it grants them too, and group read only for the one group every source that
+ * grants it has (wfile.c; one stat each). Thread-safe. */
 void index_note_source(const char *path);
 /* Remove the temporary files index_file_write() calls are writing now (tmpfile.c).
  * Async-signal-safe: for a handler of a signal that ends the process (Ctrl-C, Slurm's

@@ -6,7 +6,11 @@
  * than the run does (file_mode): in RUN_DIR/.tscope-index, 0600 and the group and other
  * read that the run dir and every source this process's index files summarize all grant
  * (index_note_source: each rank dir and each file read); in this user's cache, which no
- * other user reads (where.c), 0600; the umask applies as well. */
+ * other user reads (where.c), 0600; the umask applies as well. A source's group read is
+ * for its group: unless every source grants other read too, the file keeps group read
+ * only when every source that grants it has one group, which the file then has (given
+ * it when it has another and this user may: else no group read). A source that grants
+ * other read but not group read shuts its group out: it grants neither for the file. */
 #include "model/index/codec.h"
 
 #include <errno.h>
@@ -32,16 +36,33 @@ void index_write_direct(bool on)
  * process, which only narrows (two runs' sources narrow it alike). */
 static _Atomic unsigned sources_shown = S_IRGRP | S_IROTH;
 
-/* Narrow sources_shown to what path grants: nothing when it cannot be stat'ed, unless
- * it is absent (a run.json that is not there is no source). */
+/* The group of every source noted so far that grants group read: NO_GROUP before the
+ * first, MIXED_GROUPS once two differ. */
+#define NO_GROUP (-1LL)
+#define MIXED_GROUPS (-2LL)
+static _Atomic long long sources_group = NO_GROUP;
+
+static void note_group(gid_t gid)
+{
+	long long was = NO_GROUP;
+	if (!atomic_compare_exchange_strong(&sources_group, &was, (long long)gid) && was != (long long)gid)
+		atomic_store(&sources_group, MIXED_GROUPS);
+}
+
+/* Narrow sources_shown to what path grants (other read counts only with group read:
+ * without it the file's group is shut out) and note the group it grants read to:
+ * nothing when it cannot be stat'ed, unless it is absent (a run.json that is not there
+ * is no source). */
 static void note_path(const char *path)
 {
 	struct stat st;
 	unsigned bits = 0;
 	if (stat(path, &st) == 0)
-		bits = st.st_mode & (S_IRGRP | S_IROTH);
+		bits = st.st_mode & S_IRGRP ? st.st_mode & (S_IRGRP | S_IROTH) : 0;
 	else if (errno == ENOENT)
 		return;
+	if (bits & S_IRGRP)
+		note_group(st.st_gid);
 	atomic_fetch_and(&sources_shown, bits);
 }
 
@@ -56,32 +77,52 @@ void index_note_source(const char *path)
 	free(dir);
 }
 
-/* The mode of the index file path (index.h's layout): in RUN_DIR/.tscope-index/, 0600 and
- * the group and other read bits of RUN_DIR (none when it cannot be read) that every source
- * noted grants too; elsewhere (this user's cache) 0600. */
-static mode_t file_mode(const char *path)
+/* What an index file may show: its mode, and the group its group read is for (any when
+ * it grants other read too). */
+struct file_shown {
+	mode_t mode;
+	gid_t gid;
+};
+
+/* What the index file path may show (index.h's layout): in RUN_DIR/.tscope-index/, 0600
+ * and the group and other read bits of RUN_DIR (none when it cannot be read) that every
+ * source noted grants too, for the group of the sources that grant group read (RUN_DIR's
+ * when none was noted; no group read when they have several); elsewhere (this user's
+ * cache) 0600. */
+static struct file_shown file_mode(const char *path)
 {
 	static const char own[] = "/.tscope-index/";
 	size_t olen = sizeof(own) - 1;
 	const char *name = strrchr(path, '/');
+	struct file_shown fs = { 0600, 0 };
 	if (!name || (size_t)(name - path) + 1 < olen || strncmp(name + 1 - olen, own, olen) != 0)
-		return 0600;
+		return fs;
 	size_t run_len = (size_t)(name + 1 - olen - path);
 	char *run_dir = run_len ? xstrndup(path, run_len) : xstrdup("/");
 	struct stat st;
 	mode_t shown = (mode_t)atomic_load(&sources_shown);
-	mode_t mode = stat(run_dir, &st) == 0 ? 0600 | (st.st_mode & shown) : 0600;
+	if (stat(run_dir, &st) == 0) {
+		long long group = atomic_load(&sources_group);
+		fs.mode |= st.st_mode & shown;
+		fs.gid = group >= 0 ? (gid_t)group : st.st_gid;
+		if (group == MIXED_GROUPS && !(fs.mode & S_IROTH))
+			fs.mode &= ~(mode_t)S_IRGRP; /* no one group reads every source */
+	}
 	free(run_dir);
-	return mode;
+	return fs;
 }
 
-/* A temporary file an earlier process of the same id left keeps its mode through
- * O_CREAT: narrowed to mode. Returns 0 or an errno. */
-static int narrow_mode(int fd, mode_t mode)
+/* The file's mode narrowed to fs (a temporary file an earlier process of the same id
+ * left keeps its mode through O_CREAT), and its group read kept only for fs's group:
+ * the file given that group, or no group read. Returns 0 or an errno. */
+static int narrow_mode(int fd, struct file_shown fs)
 {
 	struct stat st;
 	if (fstat(fd, &st) != 0)
 		return errno;
+	mode_t mode = fs.mode;
+	if ((mode & S_IRGRP) && !(mode & S_IROTH) && st.st_gid != fs.gid && fchown(fd, (uid_t)-1, fs.gid) != 0)
+		mode &= ~(mode_t)S_IRGRP;
 	if (!(st.st_mode & 0777 & ~mode))
 		return 0;
 	return fchmod(fd, st.st_mode & 0777 & mode) != 0 ? errno : 0;
@@ -93,11 +134,11 @@ int index_file_begin(struct index_wfile *w, const char *path)
 	w->path = xstrdup(path);
 	w->tmp = index_tmp_begin(path);
 	int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
-	mode_t mode = file_mode(path);
-	w->fd = write_direct ? open(w->tmp, flags | O_DIRECT, mode) : -1;
+	struct file_shown fs = file_mode(path);
+	w->fd = write_direct ? open(w->tmp, flags | O_DIRECT, fs.mode) : -1;
 	if (w->fd < 0)
-		w->fd = open(w->tmp, flags, mode);
-	int err = w->fd < 0 ? errno : narrow_mode(w->fd, mode);
+		w->fd = open(w->tmp, flags, fs.mode);
+	int err = w->fd < 0 ? errno : narrow_mode(w->fd, fs);
 	if (!err && lseek(w->fd, INDEX_HEADER_LEN, SEEK_SET) < 0)
 		err = errno;
 	if (!err) {

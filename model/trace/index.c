@@ -10,7 +10,8 @@
  * the trace files in its rank dirs (the steps' ranks of the shard) and a slice of the
  * others (sorted by path, split like the steps' ranks), so it walks no other rank dir;
  * a shard none falls in writes no part (trace_index_shard_empty) and --status counts it
- * complete.
+ * complete; an open names a part it does not use (damaged, or missing while its shard
+ * holds traces) and the count of traces it parses instead, as it names a steps shard.
  *
  * A file whose size and mtime are as recorded is restored from its record (a lazy
  * rank: trace_rank_need_events() parses it when a drill-down reads its events); any
@@ -521,8 +522,24 @@ static const char *part_records(const char *file, const char *base, const struct
 	return NULL;
 }
 
+/* How many of the traces sorted[0..nfiles) shard k of n holds. */
+static size_t shard_count(const char *run_dir, char *const *sorted, size_t nfiles, unsigned k, unsigned n)
+{
+	char **v = xmalloc((nfiles ? nfiles : 1) * sizeof(*v));
+	for (size_t i = 0; i < nfiles; i++)
+		v[i] = xstrdup(sorted[i]);
+	size_t kept = nfiles;
+	trace_index_shard(run_dir, v, &kept, k, n);
+	for (size_t i = 0; i < kept; i++)
+		free(v[i]);
+	free(v);
+	return kept;
+}
+
 /* Read part k of n; restore the records of files in sorted[] (not yet restored: held[i]
- * NULL) whose stamps match. A damaged part is named in a diagnostic and not used. */
+ * NULL) whose stamps match. A part not used (damaged; missing while its shard holds
+ * traces: a shard of none writes no part) is named in a diagnostic with the count of
+ * its shard's traces, which are parsed. */
 static size_t use_part(struct run *run, const char *path, const char *file, unsigned k, unsigned n,
 		       char *const *sorted, size_t nfiles, struct trace_rank **held, struct trace_late *late)
 {
@@ -530,9 +547,11 @@ static size_t use_part(struct run *run, const char *path, const char *file, unsi
 	struct rec *v;
 	size_t got, used = 0;
 	const char *why = part_records(file, path, ts, k, n, &v, &got);
-	if (why && strncmp(why, "missing", 7) != 0)
+	size_t parsed = why ? shard_count(path, sorted, nfiles, k, n) : 0;
+	if (why && (parsed || strncmp(why, "missing", 7) != 0))
 		diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
-			 "trace index part %u/%u not used: %s; its traces are parsed", k, n, why);
+			 "trace index part %u/%u not used: %s; its %zu trace%s parsed", k, n, why, parsed,
+			 parsed == 1 ? " is" : "s are");
 	for (size_t i = 0; i < got; i++) {
 		long fi = file_index(sorted, nfiles, v[i].r->path);
 		/* a truncated file is parsed: its record does not say whether every GPU
@@ -593,20 +612,6 @@ static void part_status(const char *run_dir, const struct trace_set *ts, struct 
 	recs_free(r, n);
 }
 
-/* Shard k of n of the traces sorted[0..nfiles) holds none. */
-static bool shard_empty(const char *run_dir, char *const *sorted, size_t nfiles, unsigned k, unsigned n)
-{
-	char **v = xmalloc((nfiles ? nfiles : 1) * sizeof(*v));
-	for (size_t i = 0; i < nfiles; i++)
-		v[i] = xstrdup(sorted[i]);
-	size_t kept = nfiles;
-	trace_index_shard(run_dir, v, &kept, k, n);
-	for (size_t i = 0; i < kept; i++)
-		free(v[i]);
-	free(v);
-	return kept == 0;
-}
-
 size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed,
 			  char ***unindexed_paths)
 {
@@ -623,7 +628,7 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
 		part_status(run_dir, &ts, &v[k], pv.v, pv.n, seen);
-		if (v[k].why && strncmp(v[k].why, "missing", 7) == 0 && shard_empty(run_dir, pv.v, pv.n, k, n)) {
+		if (v[k].why && strncmp(v[k].why, "missing", 7) == 0 && !shard_count(run_dir, pv.v, pv.n, k, n)) {
 			free(v[k].why); /* more shards than traces: it lacks nothing (an open says nothing of it) */
 			v[k].why = NULL;
 		}

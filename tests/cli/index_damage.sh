@@ -8,7 +8,11 @@
 # does. A part not used under --ranks counts the listed ranks read from the JSONL, not
 # all of its ranks. --ranks from an index (whole, sharded, with a delta appended) lists
 # the metrics of the listed ranks alone, as the same subset from the JSONL does: a
-# scalar only a rank left out has is no column.
+# scalar only a rank left out has is no column. One flipped bit in a part's header: a
+# version no build wrote (0, or more than 16 above this build's) or a byte-order mark
+# that is neither the host's nor its byte swap is "damaged header (... reads N)", a
+# payload length that does not match "truncated or damaged" (or trailing bytes) with both
+# lengths, at --status and at the open.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -80,6 +84,49 @@ touch st4/rank0/steps.jsonl
 "$T" --export sources --ranks 5-6 st4 >s2.csv 2>/dev/null
 tap_check "a stale shard none of whose ranks is listed: said so, none read" \
 	'grep -q "0/4 not used: stale: st4/rank0/steps.jsonl changed; none of its 2 ranks is listed (--ranks)" s2.csv'
+
+# One flipped bit in a part's header (its fields are under no checksum): a version no
+# build wrote or a byte-order mark that is neither the host's nor its byte swap is a
+# damaged header (not another version, not another byte order); a payload length that
+# does not match names both lengths, "truncated or damaged" (not "truncated").
+# flip_bit FILE OFFSET: bit 0 of the byte at OFFSET complemented
+flip_bit() {
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+cp -r base hd
+"$T" index hd >/dev/null 2>&1
+cp hd/.tscope-index/steps-0-of-1.tsx good.tsx
+plen=$(($(size good.tsx) - 48))
+version=$(sed -n 's/^#define INDEX_VERSION \([0-9]*\)u$/\1/p' "$TSCOPE_ROOT/model/index/index.h")
+# header DESC OFFSET REASON: bit 0 of byte OFFSET flipped: --status and the open both say REASON (a grep pattern)
+header() {
+	cp good.tsx hd/.tscope-index/steps-0-of-1.tsx
+	flip_bit hd/.tscope-index/steps-0-of-1.tsx "$2"
+	"$T" index --status hd >hs.txt 2>&1
+	"$T" --export sources hd >hs.csv 2>/dev/null
+	reason=$3
+	tap_check "$1" 'grep -q "NOT USABLE: $reason$" hs.txt && grep -q "index shard 0/1 not used: $reason;" hs.csv'
+}
+header "header bit flip, version's high byte: a damaged header, not another version" 11 \
+	"damaged header (version field reads $((version + 16777216)))"
+header "header bit flip, byte-order mark: a damaged header, not another byte order" 13 \
+	"damaged header (byte-order mark reads 0x[0-9a-f]\{8\})"
+long=$((plen + 4294967296))
+header "header bit flip, payload length's 5th byte: truncated or damaged, both lengths" 20 \
+	"truncated or damaged (its header gives a payload of $long bytes, the file holds $plen)"
+if [ $((plen & 1)) = 1 ]; then
+	want="trailing bytes after the payload, or a damaged header (its header gives a payload of $((plen - 1)) bytes"
+else
+	want="truncated or damaged (its header gives a payload of $((plen + 1)) bytes"
+fi
+header "header bit flip, payload length's 1st byte: both lengths, never certain" 16 "$want, the file holds $plen)"
+cp good.tsx hd/.tscope-index/steps-0-of-1.tsx
+swapped=$(od -An -to1 -j 12 -N4 good.tsx | awk '{ printf "\\%s\\%s\\%s\\%s", $4, $3, $2, $1 }')
+printf "$swapped" | dd of=hd/.tscope-index/steps-0-of-1.tsx bs=1 seek=12 conv=notrunc 2>/dev/null
+"$T" index --status hd >hs.txt 2>&1
+tap_check "a byte-swapped mark is still another host's byte order" \
+	'grep -q "NOT USABLE: written on a host of another byte order$" hs.txt'
 
 # --ranks from the index lists the listed ranks' metrics: rank 4 alone has x_loss.
 # same DIR LIST: --export steps --ranks LIST from DIR's index = from its JSONL

@@ -3,7 +3,9 @@
  * model/steps/store_index.c, the part header check in model/index/index.c): a sealed
  * rank round-trips exactly (every encoding, presence, repeated steps, run.json metadata),
  * and truncated or corrupted bytes are rejected without reading out of bounds (check-asan
- * runs this under ASan+UBSan); varints and strings, streams, CRC-32, shells in a row,
+ * runs this under ASan+UBSan); a flipped bit in a part's header (fields under no
+ * checksum) named as damage where no build writes such a value, a length that does not
+ * match with both lengths; varints and strings, streams, CRC-32, shells in a row,
  * source extents. Opening
  * a run from its index: test_index_lazy.c. */
 #include <fcntl.h>
@@ -263,6 +265,49 @@ static void header_for(unsigned char *f, uint32_t crc)
 	memcpy(f + INDEX_HEADER_LEN, "bodyhead", 8);
 }
 
+/* index_check(f, len) after f's byte at off is xor'ed with mask (f well-formed before)
+ * names want. */
+static void flip_names(unsigned char *f, size_t len, size_t off, unsigned mask, const char *want)
+{
+	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
+	f[off] ^= (unsigned char)mask;
+	const char *why = index_check(f, len);
+	if (!ok(why && strcmp(why, want) == 0, "byte %zu ^ 0x%02x: %s", off, mask, want))
+		printf("#   got %s\n", why ? why : "(passes)");
+}
+
+/* The fields under no checksum (version, byte-order mark, payload length): a value no
+ * build writes is a damaged header, not another version or byte order; a length that
+ * does not match names both lengths, truncated or damaged. */
+static void test_header_bit_flips(unsigned char *f, size_t len)
+{
+	char want[160];
+	snprintf(want, sizeof(want), "damaged header (version field reads %u)", INDEX_VERSION | 1u << 24);
+	flip_names(f, len, 11, 1, want);
+	flip_names(f, len, 8, INDEX_VERSION, "damaged header (version field reads 0)");
+	snprintf(want, sizeof(want), "written by another index format version (%u; this build reads %u)",
+		 INDEX_VERSION + 1, INDEX_VERSION);
+	flip_names(f, len, 8, INDEX_VERSION ^ (INDEX_VERSION + 1), want);
+	uint32_t bom;
+	header_for(f, 0);
+	f[13] ^= 1;
+	memcpy(&bom, f + 12, sizeof(bom)); /* the mark as this host reads it */
+	snprintf(want, sizeof(want), "damaged header (byte-order mark reads 0x%08x)", bom);
+	flip_names(f, len, 13, 1, want);
+	flip_names(f, len, 16, 1, "truncated or damaged (its header gives a payload of 9 bytes, the file holds 8)");
+	flip_names(f, len, 16, 0x0f,
+		   "trailing bytes after the payload, or a damaged header (its header gives a payload of 7 bytes, "
+		   "the file holds 8)");
+	flip_names(f, len, 20, 1,
+		   "truncated or damaged (its header gives a payload of 4294967304 bytes, the file holds 8)");
+	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
+	unsigned char swapped[4] = { f[15], f[14], f[13], f[12] };
+	memcpy(f + 12, swapped, sizeof(swapped));
+	const char *why = index_check(f, len);
+	ok(why && strcmp(why, "written on a host of another byte order") == 0,
+	   "a byte-swapped mark: another byte order");
+}
+
 static void test_header(void)
 {
 	unsigned char f[INDEX_HEADER_LEN + 8];
@@ -280,6 +325,7 @@ static void test_header(void)
 	header_for(f, (uint32_t)crc32(0, (const unsigned char *)"head", 4));
 	f[24] = 9; /* head offset past the payload */
 	ok(strstr(index_check(f, sizeof(f)), "malformed") != NULL, "a head outside the payload");
+	test_header_bit_flips(f, sizeof(f));
 }
 
 /* A stream of small items and pieces past OB_DIRECT (written from the caller's memory,
