@@ -4,7 +4,9 @@
  * writes nothing), its state (--status), or as a Slurm job array (--slurm:
  * src/index_slurm.c). Owns the command line (getopt_long, as the main command's: options
  * anywhere, --opt=VALUE, '--', --help and --version; with --slurm, what index does not know
- * goes to sbatch in order, RUN_DIR the last word) and its usage errors. */
+ * goes to sbatch in order, RUN_DIR the last word) and its usage errors, and the checks an
+ * open makes that RUN_DIR is one run (model/identity.h): a run dir every open refuses is
+ * never indexed, called current or usable, nor submitted. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/dirlist.h"
+#include "model/identity.h"
 #include "model/index/index.h"
 #include "model/infile.h"
 #include "model/run.h"
@@ -280,6 +283,22 @@ static int take_run_dir(struct index_cli *c, struct index_args *a, int argc, cha
 	return 0;
 }
 
+/* --status builds nothing: an option of a build given with it is a usage error, named
+ * (it would be dropped). */
+static int status_alone(const struct index_cli *c)
+{
+	const char *with = c->slurm ? "--slurm" : c->shard_n ? "--shard" : c->shards ? "--shards" :
+			   c->dry_run ? "--dry-run" : c->merge_step ? "--merge-step" : c->force ? "--force" :
+			   c->jobs ? "--jobs" : NULL;
+	if (!with)
+		return 0;
+	char *what = xasprintf("%s and --status do not go together (--status builds nothing; --verify is its "
+			       "one option)", with);
+	int rc = index_cli_fail(what, NULL);
+	free(what);
+	return rc;
+}
+
 static int parse(struct index_cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof(*c));
@@ -287,7 +306,7 @@ static int parse(struct index_cli *c, int argc, char **argv)
 	int rc = read_args(c, &a, argc, argv);
 	if (rc || c->help || c->version)
 		return rc;
-	if ((rc = take_run_dir(c, &a, argc, argv)))
+	if ((rc = take_run_dir(c, &a, argc, argv)) || (c->status && (rc = status_alone(c))))
 		return rc;
 	if ((c->dry_run || c->merge_step) && !c->slurm)
 		return index_cli_fail("--dry-run and --merge-step go with --slurm", NULL);
@@ -359,10 +378,12 @@ static struct run *open_as_any(const struct index_cli *c, struct opts *o)
 /* Of the traces no trace part holds (unindexed[0, n), sorted), those an open leaves out:
  * refused (another job's or misplaced, a rank another file claims, no traceEvents) or
  * unreadable. A build keeps what an open keeps: `tscope-tui index` cannot add them. The
- * run is opened as any open opens it (they are parsed at each). */
+ * run is opened as any open opens it (they are parsed at each); when that open refuses
+ * the run (a trace of a rank its step logs lack), `tscope-tui index` adds nothing. */
 struct left_out {
 	size_t refused, unreadable;
 	char *first;                  /* the first one, "PATH: why" (sanitized), NULL: none */
+	char *foreign;                /* why the open refuses the run (sanitized), NULL: it does not */
 };
 
 static void traces_left_out(const struct index_cli *c, char **unindexed, size_t n, struct left_out *lo)
@@ -383,6 +404,11 @@ static void traces_left_out(const struct index_cli *c, char **unindexed, size_t 
 		lo->refused += s->refused != NULL;
 		lo->unreadable += !s->refused;
 	}
+	char why[1024] = "";
+	struct run *refused = run_identity_mismatch(run, why, sizeof(why));
+	why[strcspn(why, "\n")] = '\0';
+	lo->foreign = refused ? text_sanitize_dup(why, 0) : NULL;
+	run_free(refused);
 	run_free(run);
 }
 
@@ -402,10 +428,14 @@ static void unindexed_health(const struct index_cli *c, FILE *out, struct health
 		say(out, " (and %zu more: `--export sources` names %s)", left - 1, left == 2 ? "it" : "them");
 	if (left)
 		say(out, "\n");
-	if (n > left)
+	if (lo.foreign)
+		say(out, "traces: every open refuses this run dir, so no index of it would be used: %s\n", lo.foreign);
+	else if (n > left)
 		say(out, "traces: %zu not in the index (parsed at each open; `tscope-tui index` adds them)\n", n - left);
-	h->since += n - left;
+	h->bad += lo.foreign != NULL;
+	h->since += lo.foreign ? 0 : n - left;
 	free(lo.first);
+	free(lo.foreign);
 }
 
 /* The trace parts' lines of `index --status`. */
@@ -496,6 +526,73 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 	h->parts += n;
 	h->rank_dirs += index_plan_rank_dirs(run_dir, files, nfiles);
 	steps_rank_files_free(files);
+}
+
+/* ---- one run ---------------------------------------------------------------------------- */
+
+/* After an open's refusal of RUN_DIR (on stderr already): what `index` did not do
+ * (`done`) and why. */
+static void say_refused(const char *done)
+{
+	fprintf(stderr, "tscope-tui index: %s: every open refuses this run dir (above), so no index of it would "
+		"be used\n", done);
+}
+
+/* Each line of text (an open's refusal, data text unsanitized) sanitized on stderr. */
+static void refusal_lines(const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n), *safe = text_sanitize_dup(line, 0);
+		fprintf(stderr, "tscope-tui index: %s\n", safe);
+		free(safe);
+		free(line);
+		p += p[n] ? n + 1 : n;
+	}
+}
+
+/* An open's one-run check of RUN_DIR (model/identity.h, as main() makes it), before
+ * anything is built, called current, listed or submitted: true when it holds several
+ * runs (what was found and how to open one said as an open says it, then what `index`
+ * does not do). */
+static bool refused(const struct index_cli *c)
+{
+	struct run_identity id;
+	run_identify(&c->run_dir, 1, &(struct opts){ 0 }, &id);
+	bool several = id.n > 1;
+	if (several) {
+		char *what = run_identity_describe(&id);
+		refusal_lines(what);
+		free(what);
+		say_refused(c->status ? "not usable" : c->slurm ? "no job submitted" : "no index written");
+	}
+	run_identity_free(&id);
+	return several;
+}
+
+/* The check an open makes of the run once loaded (run_identity_mismatch: a trace of a
+ * rank its step logs lack): true when it refuses the run, said as an open says it. */
+static bool refused_loaded(const struct run *run)
+{
+	char why[1024];
+	struct run *refusal = run_identity_mismatch(run, why, sizeof(why));
+	if (refusal)
+		refusal_lines(why);
+	run_free(refusal);
+	return refusal != NULL;
+}
+
+/* A whole build of a run an open refuses once loaded (refused_loaded): the parts it
+ * wrote are removed (0: no shard count kept), so that no later `index` or --status calls
+ * them current; said. */
+static void drop_refused(const struct run *run)
+{
+	char *dir = xstrdup(run->index_path);
+	*strrchr(dir, '/') = '\0'; /* a part's path: DIR/steps-0-of-1.tsx */
+	index_remove_other_parts(dir, "steps", 0);
+	index_remove_other_parts(dir, "traces", 0);
+	free(dir);
+	say_refused("no index kept");
 }
 
 /* ---- building ------------------------------------------------------------------------ */
@@ -626,13 +723,16 @@ static int build(const struct index_cli *c)
 {
 	meter_start(&build_meter);
 	meter_signals_on(&build_meter, NULL);
-	if (!c->force && !c->shard_n && report_current(c))
-		return 0;
+	dirlist_scope_begin(); /* the one-run check, every family's probe and loader list each directory once */
+	int early = refused(c) ? 1 : !c->force && !c->shard_n && report_current(c) ? 0 : -1;
+	if (early >= 0) {
+		dirlist_scope_end();
+		return early;
+	}
 	struct opts o = { .jobs = c->jobs, .index_build = true, .shard_k = c->shard_k,
 			  .shard_n = c->shard_n };
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
-	dirlist_scope_begin(); /* every family's probe and loader list each directory once */
 	if (c->shard_n && shard_holds_nothing(c)) { /* more shards than ranks and traces */
 		dirlist_scope_end();
 		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no "
@@ -651,6 +751,9 @@ static int build(const struct index_cli *c)
 		fprintf(stderr, "tscope-tui index: no index written%s\n",
 			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
 		say_diags(run, is_error, stderr, "tscope-tui index: ");
+		rc = 1;
+	} else if (!c->shard_n && refused_loaded(run)) { /* a shard holds some ranks: the open judges */
+		drop_refused(run);
 		rc = 1;
 	} else {
 		say_written(run);
@@ -721,10 +824,26 @@ static void summary_health(const char *run_dir, const struct health *h)
 	free(dir);
 }
 
+/* The run's ranks when no steps part holds them but a trace part is there (an open that
+ * parsed 64 MiB of traces writes those alone): not indexed, which makes the index not
+ * usable as `tscope-tui index` sees it (is_current), said. */
+static void unindexed_steps(const char *run_dir, struct health *h)
+{
+	char *dir = index_dir_for(run_dir);
+	if (!h->parts && h->rank_dirs && index_holds_parts(dir)) {
+		printf("steps: no part (%zu rank%s not indexed: each open reads %s from the JSONL; `tscope-tui "
+		       "index` indexes %s)\n", h->rank_dirs, h->rank_dirs == 1 ? "" : "s",
+		       h->rank_dirs == 1 ? "it" : "them", h->rank_dirs == 1 ? "it" : "them");
+		h->bad++;
+	}
+	free(dir);
+}
+
 static int status(const struct index_cli *c)
 {
 	struct health h = { 0 };
 	steps_health(c->run_dir, stdout, &h);
+	unindexed_steps(c->run_dir, &h);
 	if (h.parts)
 		summary_health(c->run_dir, &h);
 	trace_health(c, stdout, &h);
@@ -749,7 +868,9 @@ int index_main(int argc, char **argv)
 		usage(stdout);
 	else if (!rc && c.version)
 		printf("tscope-tui %s\n", TSCOPE_VERSION);
-	else if (!rc)
+	else if (!rc && (c.status || c.slurm) && refused(&c))
+		rc = 1;
+	else if (!rc) /* build() checks the run in its listing scope */
 		rc = c.status ? status(&c) : c.slurm ? index_slurm(&c) : build(&c);
 	free(c.sbatch);
 	return rc;

@@ -2,14 +2,17 @@
 /* index_slurm.c: `tscope-tui index --slurm` (src/index_cmd.h index_slurm): the job array
  * that indexes a run shard by shard. Owns the number of shards (--shards N, at most one
  * per rank dir or per trace file in no rank dir, whichever are more: a larger N is
- * lowered to that, and said on stderr; without it one per GiB), the job script (its log
- * name a Slurm filename pattern sbatch reads whole), its submission with sbatch, the
+ * lowered to that, and said on stderr; without it one per GiB; a run with nothing to
+ * index is refused), the job script (its log name a Slurm filename pattern sbatch reads
+ * whole; each task given index's --jobs and --force), its submission with sbatch, the
  * merge step (--merge-step), and what is printed then: the job id, where the logs go and
- * how to watch it; --dry-run prints the script instead. */
+ * how to watch it; --dry-run prints the script instead, with the sbatch command lines
+ * (the user's sbatch options in them) as comments, sanitized on a terminal. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,20 @@ static void put_quoted(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	fputc('\'', f);
+}
+
+/* s as a word for sh: as it is when every byte is plain (letters, digits, _ - . / , : @ %
+ * + =), else quoted (put_quoted). */
+static void put_word(FILE *f, const char *s)
+{
+	bool plain = *s != '\0';
+	for (const char *p = s; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			strchr("_-./,:@%+=", *p);
+	if (plain)
+		fputs(s, f);
+	else
+		put_quoted(f, s);
 }
 
 /* s quoted for sh, as a string (malloc'd). */
@@ -111,24 +128,21 @@ static unsigned default_shards(const struct shard_units *u)
 	return shards ? (unsigned)shards : 1;
 }
 
-/* The job array's size: --shards N, lowered to the run's units (a shard beyond them would
- * hold nothing), which stderr says; else default_shards(). */
-static unsigned shard_count(const struct index_cli *c)
+/* The job array's size: --shards N, lowered to the run's units u (one or more; a shard
+ * beyond them would hold nothing), which stderr says; else default_shards(). */
+static unsigned shard_count(const struct index_cli *c, const struct shard_units *u)
 {
-	struct shard_units u = count_units(c->run_dir);
 	if (!c->shards)
-		return default_shards(&u);
-	unsigned n = u.units ? (unsigned)u.units : 1; /* a lowered n: u.units < c->shards <= 1000 */
-	if (c->shards <= n)
+		return default_shards(u);
+	if (c->shards <= u->units)
 		return c->shards;
-	if (!u.units)
-		fprintf(stderr, "tscope-tui index: --shards %u: the run has no rank dir or trace file", c->shards);
-	else if (u.by_traces)
-		fprintf(stderr, "tscope-tui index: --shards %u: the run has %zu trace file%s in no rank dir", c->shards,
-			u.units, u.units == 1 ? "" : "s");
+	unsigned n = (unsigned)u->units; /* lowered: u->units < c->shards <= 1000 */
+	if (u->by_traces)
+		fprintf(stderr, "tscope-tui index: --shards %u: the run has %u trace file%s in no rank dir", c->shards,
+			n, n == 1 ? "" : "s");
 	else
-		fprintf(stderr, "tscope-tui index: --shards %u: the run has %zu rank dir%s", c->shards, u.units,
-			u.units == 1 ? "" : "s");
+		fprintf(stderr, "tscope-tui index: --shards %u: the run has %u rank dir%s", c->shards, n,
+			n == 1 ? "" : "s");
 	fprintf(stderr, "; submitting %u shard%s\n", n, n == 1 ? "" : "s");
 	return n;
 }
@@ -166,7 +180,10 @@ static void put_directive_arg(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_script(FILE *f, const char *exe, const char *run_dir, const char *dir, unsigned n)
+/* The job array's script: task K runs `index --shard K/N` with the index options given
+ * (--jobs, --force), which are not sbatch's. */
+static void write_script(FILE *f, const struct index_cli *c, const char *exe, const char *run_dir, const char *dir,
+			 unsigned n)
 {
 	char *logs = slurm_log_pattern(dir, "slurm-%A_%a.out");
 	fprintf(f, "#!/bin/sh\n"
@@ -177,7 +194,12 @@ static void write_script(FILE *f, const char *exe, const char *run_dir, const ch
 	put_directive_arg(f, logs);
 	fputs("\nexec ", f);
 	put_quoted(f, exe);
-	fprintf(f, " index --shard \"$SLURM_ARRAY_TASK_ID/%u\" ", n);
+	fputs(" index", f);
+	if (c->jobs)
+		fprintf(f, " --jobs %d", c->jobs);
+	if (c->force)
+		fputs(" --force", f);
+	fprintf(f, " --shard \"$SLURM_ARRAY_TASK_ID/%u\" ", n);
 	put_quoted(f, run_dir);
 	fputc('\n', f);
 	free(logs);
@@ -285,20 +307,80 @@ static void submit_merge(const struct index_cli *c, const char *exe, const char 
 	free(wrap);
 }
 
-/* --dry-run: the job array's script, then the merge step's sbatch line as a comment. */
+/* An sbatch command line of --dry-run on f, as a comment: "# LEAD: sbatch", the user's
+ * sbatch options as sbatch() gives them (each a word for sh), then fmt's text.
+ * The line is sanitized: it is for the reader, and no byte of an option may end it. */
+static void put_sbatch_line(FILE *f, const struct index_cli *c, const char *lead, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+static void put_sbatch_line(FILE *f, const struct index_cli *c, const char *lead, const char *fmt, ...)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+	if (!m)
+		return;
+	fprintf(m, "# %s: sbatch", lead);
+	for (size_t i = 0; i < c->nsbatch; i++) {
+		fputc(' ', m);
+		put_word(m, c->sbatch[i]);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(m, fmt, ap);
+	va_end(ap);
+	fclose(m);
+	char *safe = text_sanitize_dup(line, 0);
+	fprintf(f, "%s\n", safe);
+	free(safe);
+	free(line);
+}
+
+/* text to stdout: on a terminal each line sanitized (a run dir's control bytes are shown,
+ * never sent to it), else as it is (a script of paths in single quotes, valid as written). */
+static void put_display(const char *text, size_t len)
+{
+	if (!isatty(STDOUT_FILENO)) {
+		fwrite(text, 1, len, stdout);
+		return;
+	}
+	for (const char *p = text; p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);
+		char *line = xstrndup(p, n), *safe = text_sanitize_dup(line, 0);
+		printf("%s\n", safe);
+		free(safe);
+		free(line);
+		p += n + 1;
+	}
+}
+
+/* --dry-run: the job array's script, then as comments the sbatch command lines that
+ * submit it (the user's sbatch options first) and the merge step. */
 static void dry_run(const struct index_cli *c, const char *exe, const char *abs, const char *dir, unsigned n)
 {
-	write_script(stdout, exe, abs, dir, n);
-	if (!c->merge_step)
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
 		return;
-	char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
-	char *pat = slurm_log_pattern(dir, "slurm-JOBID-status.out"), *qout = sh_quoted(pat);
-	printf("# then (--merge-step): sbatch --dependency=afterany:JOBID --job-name=tscope-index-merge "
-	       "--output=%s --wrap %s\n", qout, q);
-	free(q);
-	free(wrap);
-	free(qout);
-	free(pat);
+	write_script(f, c, exe, abs, dir, n);
+	char *script = xasprintf("%s/index-slurm.sh", dir), *qscript = sh_quoted(script);
+	put_sbatch_line(f, c, "submitted with", " %s", qscript);
+	if (c->merge_step) {
+		char *wrap = merge_command(exe, abs), *q = sh_quoted(wrap);
+		char *pat = slurm_log_pattern(dir, "slurm-JOBID-status.out"), *qout = sh_quoted(pat);
+		put_sbatch_line(f, c, "then (--merge-step)", " --dependency=afterany:JOBID "
+				"--job-name=tscope-index-merge --output=%s --wrap %s", qout, q);
+		free(q);
+		free(wrap);
+		free(qout);
+		free(pat);
+	}
+	fclose(f);
+	put_display(text, len);
+	free(text);
+	free(script);
+	free(qscript);
 }
 
 /* Where the array's logs go and what to run then, paths sh-quoted. */
@@ -341,7 +423,13 @@ int index_slurm(const struct index_cli *c)
 	int rc = 1;
 	if (log_dir_refused(dir))
 		goto out;
-	unsigned n = shard_count(c);
+	struct shard_units u = count_units(c->run_dir);
+	if (!u.units) {
+		fprintf(stderr, "tscope-tui index: no job submitted (nothing to index here: the index holds pytscope "
+			"ranks and traces)\n");
+		goto out;
+	}
+	unsigned n = shard_count(c, &u);
 	if (c->dry_run) {
 		dry_run(c, exe, abs, dir, n);
 		rc = 0;
@@ -355,7 +443,7 @@ int index_slurm(const struct index_cli *c)
 		free(safe);
 		goto out;
 	}
-	write_script(f, exe, abs, dir, n);
+	write_script(f, c, exe, abs, dir, n);
 	fclose(f);
 	char jobid[128];
 	const char *args[] = { script };

@@ -8,8 +8,11 @@
 # without traces, and a dir of traces alone is current; --ranks loads a subset; --slurm
 # --dry-run writes the job-array script (odd paths quoted, its '%' doubled; a backslash
 # refused; N from the JSONL and the traces; a --shards N beyond the rank dirs, or the
-# traces in none when more, lowered to them and said); --shards goes with --slurm and
-# --shard without it; index files are no more readable than the run dir (0700: 0600;
+# traces in none when more, lowered to them and said; each task given --jobs and --force;
+# the sbatch options on the printed submit and merge lines; a run dir's control bytes
+# kept in the piped script, never sent to a terminal; a dir with nothing to index
+# refused); --shards goes with --slurm and --shard without it, --status with no build
+# option; index files are no more readable than the run dir (0700: 0600;
 # 0750: 0640; the umask applies) or than its least readable rank dir, run.json,
 # steps.jsonl or trace (0600: 0600); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
@@ -152,7 +155,8 @@ damage() {
 	tap_check "$1: rebuilt" 'grep -q "ok" st.txt'
 }
 version=$(sed -n 's/^#define INDEX_VERSION \([0-9]*\)u$/\1/p' "$TSCOPE_ROOT/model/index/index.h")
-damage "version bump" 8 '\143' "another index format version (99; this build reads $version)"
+newer=$((version + 1)) # a newer build's (a version far above this build's is a damaged header: index_damage.sh)
+damage "version bump" 8 "\\$(printf %03o $newer)" "another index format version ($newer; this build reads $version)"
 damage "checksum damage" 200 '\377\377\377\377' "checksum mismatch"
 "$T" index run >/dev/null 2>&1
 size=$(wc -c <$idx/steps-0-of-1.tsx)
@@ -253,25 +257,27 @@ tap_check "... --status: complete, exit 0; the shard of none named so, a shard o
 	 ! grep -q "NOT USABLE\|ranks -1" few.txt'
 "$T" --export sources few >few.csv 2>/dev/null
 tap_check "... an open says nothing of it" '! grep -q "not used" few.csv'
-# A shard's slices: the ranks by id, the traces in no rank dir by file. 3 ranks and 6
-# such traces in 6 shards: shards 0, 2 and 4 hold a trace and no rank (and say they wrote
-# a trace, not "0 ranks"); 6 ranks and 3 traces: shards 0, 2 and 4 a rank and no trace.
-# Either way --status finds every part, exit 0, and `index` the index current.
-"$gen" loose 3 20 >/dev/null && for i in 0 1 2 3 4 5; do "$tgen" loose/t$i.pt.trace.json 1 $i >/dev/null; done
-"$gen" loose2 6 20 >/dev/null && cp loose/t0.pt.trace.json loose/t1.pt.trace.json loose/t2.pt.trace.json loose2/
+# A shard's slices: the ranks by id, the traces in no rank dir by file (a run dir's
+# traces beside its rank dirs are another run's: index_refused.sh). 6 traces alone in 6
+# shards: each holds a trace (and says so: its rank, not "0 ranks"); 6 ranks with traces
+# in rank dirs 1, 3 and 5: shards 0, 2 and 4 a rank and no trace. Either way --status
+# finds every part, exit 0, and `index` the index current.
+mkdir loose && for i in 0 1 2 3 4 5; do "$tgen" loose/t$i.pt.trace.json 1 $i >/dev/null; done
+"$gen" loose2 6 20 >/dev/null && for r in 1 3 5; do
+	sed 's/"world_size": *8/"world_size": 6/' loose/t$r.pt.trace.json >loose2/rank$r/trace.json
+done
 for d in loose loose2; do
 	for k in 0 1 2 3 4 5; do "$T" index --shard $k/6 $d >$d.$k.txt 2>&1 || echo $k >>$d.fail; done
 	"$T" index --status $d >$d.st 2>&1 || echo status >>$d.fail
 	"$T" index $d >$d.cur 2>&1
 done
-tap_check "6 shards of 3 ranks and 6 traces: each written, one of a trace alone says \"1 trace\"" \
-	'[ ! -e loose.fail ] && grep -q "^index written: loose/.tscope-index/traces-0-of-6.tsx (1 trace, " loose.0.txt &&
-	 grep -q "^index written: loose/.tscope-index/steps-1-of-6.tsx (1 rank, 1 trace, " loose.1.txt &&
-	 grep -q "^shard 2/6  no rank  ok  " loose.st && grep -q "^traces 2/6  1 trace  ok  " loose.st &&
-	 grep -q "^index current: loose/.tscope-index (3 ranks, 6 traces)" loose.cur'
+tap_check "6 shards of 6 traces alone: each written, one says \"1 rank, 1 trace\"" \
+	'[ ! -e loose.fail ] &&
+	 grep -q "^index written: loose/.tscope-index/traces-0-of-6.tsx (1 rank, 1 trace, " loose.0.txt &&
+	 grep -q "^traces 2/6  1 trace  ok  " loose.st && grep -q "^index current: loose/.tscope-index (6 traces)" loose.cur'
 tap_check "6 shards of 6 ranks and 3 traces: each written, --status complete, the index current" \
 	'[ ! -e loose2.fail ] && grep -q "^index written: loose2/.tscope-index/steps-0-of-6.tsx (1 rank, 0.0 MB)$" \
-	 loose2.0.txt &&
+	 loose2.0.txt && grep -q "^index written: loose2/.tscope-index/steps-1-of-6.tsx (1 rank, 1 trace, " loose2.1.txt &&
 	 grep -q "^traces 0/6  no trace  ok  " loose2.st && ! grep -q "NOT USABLE" loose2.st &&
 	 grep -q "^index current: loose2/.tscope-index (6 ranks, 3 traces)" loose2.cur'
 # A dir of traces alone (no rank dir, no steps.jsonl: the planner's stand-in rank 0 is no
@@ -344,7 +350,7 @@ tap_check "--slurm --dry-run: each task indexes its shard" 'grep -q "index --sha
 tap_check "--slurm --shards 100 of 8 rank dirs: 8 tasks, and stderr says so" \
 	'grep -qx "#SBATCH --array=0-7" many.sh && grep -q "index --shard \"\$SLURM_ARRAY_TASK_ID/8\"" many.sh &&
 	 [ "$(cat many.err)" = "tscope-tui index: --shards 100: the run has 8 rank dirs; submitting 8 shards" ]'
-tap_check "... of 3 rank dirs and 6 trace files beside them: 6 tasks; --shards 8 of 8 rank dirs: kept, nothing said" \
+tap_check "... of 6 trace files alone: 6 tasks; --shards 8 of 8 rank dirs: kept, nothing said" \
 	'grep -qx "#SBATCH --array=0-5" lmany.sh &&
 	 [ "$(cat lmany.err)" = \
 	   "tscope-tui index: --shards 10: the run has 6 trace files in no rank dir; submitting 6 shards" ] &&
@@ -380,17 +386,61 @@ tap_check "--slurm with a backslash in the index dir: refused, exit 1, says why"
 	'[ "$rc" -eq 1 ] && [ ! -s bs.out ] &&
 	 grep -q "Slurm cannot name a log file in .*: its path has a backslash" bs.err'
 # --slurm's shard count: one per GiB of JSONL and traces (sparse 2 GiB traces in 2 rank
-# dirs: 2 shards, not 1), at most one per rank dir or trace in none (1 rank, 3 traces of
-# 1.5 GiB beside it: 3, not 5)
+# dirs: 2 shards, not 1), at most one per rank dir or trace in none (3 traces of 1.5 GiB
+# alone: 3, not 5)
 "$gen" bigt 2 20 >/dev/null && for r in 0 1; do
 	cp loose/t$r.pt.trace.json bigt/rank$r/trace.json && truncate -s 2G bigt/rank$r/trace.json
 done
-"$gen" bigl 1 20 >/dev/null && for i in 0 1 2; do
+mkdir bigl && for i in 0 1 2; do
 	cp loose/t$i.pt.trace.json bigl/t$i.pt.trace.json && truncate -s 1536M bigl/t$i.pt.trace.json
 done
 tap_check "--slurm's default shard count counts the traces: 2 for 2 ranks of 2 GiB, 3 for 3 traces of 1.5 GiB" \
 	'"$T" index --slurm --dry-run bigt | grep -qx "#SBATCH --array=0-1" &&
 	 "$T" index --slurm --dry-run bigl | grep -qx "#SBATCH --array=0-2"'
+# --slurm gives each task index's --jobs and --force (not sbatch's: they were dropped);
+# the dry run shows the sbatch options as they are given, on the array's submit line and
+# the merge step's (they were on neither), each a word for sh; a dir with nothing to
+# index submits nothing (it was a job of one task).
+"$T" index --slurm --dry-run --merge-step --jobs 2 --force -p debug --time=5 --account=x "--comment=a b" run \
+	>opts.sh
+opts_are() { # the line "# $1: sbatch ..." as sh reads it: the sbatch options, then $2
+	want=$2
+	eval "set -- $(sed -n "s/^# $1: sbatch //p" opts.sh)"
+	[ "${1-} ${2-} ${3-} ${4-}" = "-p debug --time=5 --account=x" ] && [ "${5-}" = "--comment=a b" ] &&
+		[ "${6-}" = "$want" ]
+}
+task_opts_are() { # the task's command of opts.sh as sh reads it (task 0)
+	SLURM_ARRAY_TASK_ID=0 eval "set -- $(sed -n "s/^exec //p" opts.sh)"
+	[ "${2-} ${3-} ${4-} ${5-} ${6-} ${7-}" = "index --jobs 2 --force --shard 0/1" ]
+}
+tap_check "--slurm --jobs 2 --force: each task indexes its shard with them" task_opts_are
+tap_check "--slurm --dry-run: the sbatch options on the submit line and the merge step's, as sh reads them" \
+	'opts_are "submitted with" "$(cd run && pwd -P)/.tscope-index/index-slurm.sh" &&
+	 opts_are "then (--merge-step)" --dependency=afterany:JOBID'
+"$T" index --slurm --dry-run nothing >nothing.sh 2>nothing.err
+tap_check "--slurm of a dir with nothing to index: no job, exit 1, says why" \
+	'[ $? -eq 1 ] && [ ! -s nothing.sh ] &&
+	 grep -qx "tscope-tui index: no job submitted (nothing to index here: the index holds pytscope ranks and traces)" \
+	 nothing.err'
+# A run dir with ESC and BEL in its name: piped, the script keeps them in the task's
+# command (sh reads the path back) and the comment lines carry none; on a terminal (a
+# pty) no control byte is sent, the name shown as the sanitizer writes it.
+esc=$(printf 'c\033[31md\a')
+"$gen" "$esc" 2 20 >/dev/null && "$T" index --slurm --dry-run --merge-step "$esc" >esc.sh
+ctl=$(printf '[\033\a]')
+esc_task_is() { # the task's path in esc.sh as sh reads it (task 0)
+	SLURM_ARRAY_TASK_ID=0 eval "set -- $(sed -n "s/^exec //p" esc.sh)"
+	[ "${5-}" = "$(cd "$esc" && pwd -P)" ]
+}
+tap_check "--slurm --dry-run of a run dir with ESC and BEL, piped: the task's path kept, no comment line has them" \
+	'esc_task_is && grep -q "^# then (--merge-step): " esc.sh && ! grep "^# " esc.sh | LC_ALL=C grep -q "$ctl"'
+if command -v script >/dev/null 2>&1; then
+	TERM=xterm script -q -e -c "\"$T\" index --slurm --dry-run --merge-step '$esc'" /dev/null </dev/null >esc.tty
+	tap_check "... on a terminal: no control byte, the name shown as c^[[31md^G" \
+		'! LC_ALL=C grep -q "$ctl" esc.tty && grep -qF "c^[[31md^G/.tscope-index/slurm-%A_%a.out" esc.tty'
+else
+	tap_skip "--slurm --dry-run on a terminal: util-linux script not installed"
+fi
 # Usage errors: exit 2, what was wrong, the pointer to --help.
 usage_err() { # TEXT ARGS...: exit 2 and "tscope-tui index: TEXT" on stderr
 	want=$1
@@ -402,6 +452,12 @@ tap_check "index usage errors: no RUN_DIR, two, an unknown option, bad --shard a
 	'usage_err "missing RUN_DIR" && usage_err "more than one RUN_DIR: run" run run &&
 	 usage_err "unknown option: --bogus" --bogus run && usage_err "--shard expects K/N" --shard 2/2 run &&
 	 usage_err "--jobs expects an integer >= 1: 0" --jobs 0 run && usage_err "--verify goes with --status" --verify run'
+tap_check "index usage errors: --status with an option of a build (it ran a plain status)" \
+	'usage_err "--slurm and --status do not go together (--status builds nothing; --verify is its one option)" \
+	 --status --slurm --dry-run --force --jobs 3 run &&
+	 usage_err "--shard and --status do not go together" --status --shard 1/2 run &&
+	 usage_err "--force and --status do not go together" --force --status run &&
+	 usage_err "--jobs and --status do not go together" --status --verify --jobs 2 run'
 tap_check "index usage errors: --shards without --slurm (it indexed shard 0 of N), --shard with it" \
 	'usage_err "--shards goes with --slurm" --shards 4 run && [ ! -e run/.tscope-index/steps-0-of-4.tsx ] &&
 	 usage_err "--shard and --slurm do not go together" --slurm --shard 1/4 --dry-run run'
