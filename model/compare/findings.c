@@ -339,14 +339,7 @@ struct aligned_count {
 /* Step is among d's first m aligned steps (ascending). */
 static bool aligned_has(const struct distributed *d, size_t m, long step)
 {
-	size_t lo = 0, hi = m;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->step[mid].step < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = analysis_dist_lower(d, m, step);
 	return lo < m && d->step[lo].step == step;
 }
 

@@ -285,6 +285,9 @@ struct distributed {
 };
 /* NULL when fewer than 2 ranks or no aligned step (pytscope returns None). */
 const struct distributed *analysis_distributed(struct run *run);
+/* The index of the first of d's first m aligned steps (ascending) whose step number is
+ * at least step (m when none). */
+size_t analysis_dist_lower(const struct distributed *d, size_t m, long step);
 /* Rank index ri is one the native slow-rank rules list (rules.c DIST.FAIL_SLOW with
  * fail_slow, DIST.SLOW_RANK without): in the straggler set, not pytscope's straggler,
  * turned slow or slow throughout. The one test of the rules and of compare mode. */

@@ -773,3 +773,16 @@ double *analysis_native_medians(struct run *run, const struct native_align *na)
 	free(c);
 	return out;
 }
+
+size_t analysis_dist_lower(const struct distributed *d, size_t m, long step)
+{
+	size_t lo = 0, hi = m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->step[mid].step < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

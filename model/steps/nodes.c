@@ -273,20 +273,6 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	free(rel);
 }
 
-/* The index of the first aligned step of d at or after step. */
-static size_t dist_index(const struct distributed *d, long step)
-{
-	size_t lo = 0, hi = d->n_steps;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->step[mid].step < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Rank index ri's median slowdown against the step medians over the judged aligned steps
  * from k0, as the straggler rules weigh it (a step without a compute or a median left
  * out); c and x: scratch of that many doubles each. NaN when no step is left. */
@@ -310,7 +296,7 @@ static size_t node_onset(const struct distributed *d, const struct node_stat *nd
 		const struct rank_stat *rs = &d->rank[nd->ri[i]];
 		if (!rs->fail_slow || rs->slow_onset < 0)
 			return d->n_judged;
-		size_t k = dist_index(d, rs->slow_onset);
+		size_t k = analysis_dist_lower(d, d->n_steps, rs->slow_onset);
 		lo = k < lo ? k : lo;
 		hi = k > hi ? k : hi;
 	}
