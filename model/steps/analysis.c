@@ -106,6 +106,7 @@ void analysis_cache_drop_records(struct analysis_cache *c)
 	c->bsum = NULL;
 	analysis_index_rows_free(c);
 	c->unweigh_done = false;
+	c->outside_done = false;
 	c->lagging = false;
 }
 

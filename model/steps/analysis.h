@@ -187,7 +187,10 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
  * record's scalars, leaves the step to the last record of it with phases:
  * analysis_distributed_last() is pytscope's alignment, what the index summary holds).
  * compute_r(s) = sum of the phases data, forward, backward, optimizer, compute, other of
- * rank r at aligned step s (unknown phase names excluded); comm_r(s) = phase comm or 0.
+ * rank r at aligned step s (unknown phase names excluded: when they carry a share of a
+ * rank's phase time, the ranks are not weighed nor the walls measured natively,
+ * analysis_compute_unweighable);
+ * comm_r(s) = phase comm or 0.
  * A record with none of those phases has no compute: pytscope's figures (mean_compute,
  * median_compute, the critical path, time lost, the walls, pytscope's straggler) take
  * it as 0 s, as pytscope does; the step median (dist_step.cmed), own_mean and
@@ -296,8 +299,20 @@ bool analysis_slow_listed(const struct distributed *d, size_t ri, bool fail_slow
  * pytscope's figures are kept, but nothing is judged from them (stragglers, imbalance)
  * and tscope-tui's own views show the compute figures as missing. */
 bool analysis_has_compute(const struct steps_model *m);
+/* The phases compute leaves out (neither a compute phase nor comm: fwd, bwd) that carry
+ * time (a value > 0) on rank index ri: their names (sanitized, in the model's order, at
+ * most the first 3, whole, then "and N more") into buf; how many there are. The ranks'
+ * compute and the step walls miss their time, and the budget's rank wall too: from
+ * ANALYSIS_OUTSIDE_BAR of a rank's phase time (all its phases' summed; of the time in its
+ * budget and outside it, for the efficiency) they are not judged; below it the budget's
+ * "not in budget" line names the phases. */
+#define ANALYSIS_OUTSIDE_BAR 0.05
+size_t analysis_phases_outside(struct run *run, size_t ri, char *buf, size_t n);
 /* Why the ranks' compute cannot be weighed across ranks (stragglers, imbalance): "no
- * compute phase recorded"; a rank that records none ("rank 1 records no compute phase")
+ * compute phase recorded"; phases compute leaves out carrying ANALYSIS_OUTSIDE_BAR of the
+ * phase time of a rank, the first in rank order ("compute leaves out phases fwd, bwd, opt:
+ * 82% of rank 0's phase time": a rank slower there would not show, analysis_phases_outside);
+ * a rank that records none ("rank 1 records no compute phase")
  * or lacks a compute phase another records ("rank 1 records no data phase while rank 0
  * does: ...", by budget lane: data, other or forward/backward/optimizer/compute); a rank
  * with aligned steps whose record has no compute phase value ("rank 1 records no compute
@@ -313,8 +328,9 @@ extern const char analysis_compute_zero[];
 const char *analysis_compute_unweighable(struct run *run);
 /* Why the step walls (the slowest compute plus the largest comm of each aligned step, so
  * the run wall) are not measured across the ranks: "no phase recorded", phases of other
- * names only (analysis_phases_foreign), "no compute phase recorded" (comm alone), or the
- * ranks without a compute phase, or without a comm
+ * names only (analysis_phases_foreign), "no compute phase recorded" (comm alone), phases
+ * compute leaves out with a share of the phase time (as analysis_compute_unweighable says:
+ * the walls would miss their time), or the ranks without a compute phase, or without a comm
  * phase in a run that records one ("rank 1 records no compute phase": a wall would be
  * the others' alone), or a rank with aligned steps without one (as
  * analysis_compute_unweighable says), or a rank with a compute or comm phase value that

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* analysis_weighable.c: why the ranks' compute cannot be weighed against each other (a
- * rank without a compute phase, a phase one rank never records while another does, aligned
+/* analysis_weighable.c: why the ranks' compute cannot be weighed against each other
+ * (phases compute leaves out, fwd, bwd, with 5% or more of a rank's phase time:
+ * analysis_phases_outside; a rank
+ * without a compute phase, a phase one rank never records while another does, aligned
  * steps without compute, a phase value that is not a duration, compute sums that
  * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs), and why the
  * step walls or their comm share are not measured on every rank (a rank without the phases
- * or with compute 0: n/a, not the others' figures; walls that overflow), and the phases a
+ * or with compute 0, or that much time compute leaves out: n/a, not the others' figures
+ * nor walls short of that time; walls that overflow), and the phases a
  * run records when none is one pytscope weighs (fwd, bwd: analysis_phases_foreign);
  * analysis.h says what each answer means. */
 #include "model/steps/seal.h"
@@ -170,15 +173,136 @@ static bool gaps_unweighable(const struct distributed *d, char *buf, size_t n)
 	return false;
 }
 
+/* Rank ri records a value > 0 of metric (its column read up to the first). */
+static bool rank_has_time(const struct steps_model *m, size_t ri, int metric)
+{
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	struct col_cursor k;
+	col_cursor_init(&k, r, metric);
+	double v;
+	for (size_t i = 0; k.c && k.c->count && i < r->n; i++)
+		if (col_cursor_get(&k, i, &v) && v > 0)
+			return true;
+	return false;
+}
+
+/* Phases analysis_phases_outside() names before "and N more" (as compare mode's), and the
+ * room kept for that tail. */
+#define OUTSIDE_NAMED 3
+#define OUTSIDE_TAIL 20
+
+size_t analysis_phases_outside(struct run *run, size_t ri, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	size_t k = 0, named = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *md = steps_metric(m, (int)i);
+		if (md->kind != METRIC_PHASE || analysis_phase_order(md->name) >= 0 || !rank_has_time(m, ri, (int)i))
+			continue;
+		k++;
+		char safe[128], clip[96];
+		text_sanitize(md->name, strlen(md->name), safe, sizeof(safe), 0);
+		text_clip(safe, 20, clip, sizeof(clip), true, 0);
+		if (named == OUTSIDE_NAMED || strlen(buf) + strlen(clip) + 2 + OUTSIDE_TAIL >= n)
+			continue; /* whole names only: never a cut UTF-8 sequence */
+		text_appendf(buf, n, "%s%s", named++ ? ", " : "", clip);
+	}
+	if (k > named)
+		text_appendf(buf, n, " and %zu more", k - named);
+	return k;
+}
+
+/* The sum of rank ri's values > 0 of the phases ids[0..nids), read column by column until
+ * it exceeds limit. */
+static double rank_phase_sum(const struct steps_model *m, size_t ri, const int *ids, size_t nids, double limit)
+{
+	const struct rank_steps *r = m->rank[ri];
+	rank_need_body(r);
+	double sum = 0, v;
+	for (size_t p = 0; p < nids && !(sum > limit); p++) {
+		struct col_cursor k;
+		col_cursor_init(&k, r, ids[p]);
+		for (size_t i = 0; k.c && k.c->count && i < r->n; i++)
+			if (col_cursor_get(&k, i, &v) && v > 0)
+				sum += v;
+	}
+	return sum;
+}
+
+/* The share of rank ri's phase time its phases outside compute (sum outside > 0) carry,
+ * or 0 when it is below ANALYSIS_OUTSIDE_BAR: its other phases' time (ids[0..nin)) from
+ * the sums the index summary kept, else read until it decides the bar. */
+static double rank_outside_share(struct run *run, size_t ri, const int *in, size_t nin, double outside)
+{
+	const struct budget_sums *kept = analysis_cache_of(run)->bsum;
+	double rest;
+	if (kept && kept[ri].n == steps_nrecords(run->steps, ri))
+		rest = kept[ri].compute + kept[ri].data + kept[ri].comm + kept[ri].other;
+	else /* past outside * (1 - bar) / bar the share is below the bar: no more to read */
+		rest = rank_phase_sum(run->steps, ri, in, nin,
+				      outside * (1 - ANALYSIS_OUTSIDE_BAR) / ANALYSIS_OUTSIDE_BAR);
+	double share = outside / (outside + rest);
+	return share >= ANALYSIS_OUTSIDE_BAR ? share : 0;
+}
+
+/* Why the phases compute leaves out keep the ranks from being weighed into buf: the first
+ * rank where they carry ANALYSIS_OUTSIDE_BAR of the phase time ("compute leaves out
+ * phases fwd, bwd, opt: 82% of rank 0's phase time"); "" when none does. Reads no rank
+ * when the run has no such phase, and only their columns of a rank without their time. */
+static void outside_reason(struct run *run, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	size_t nm = steps_nmetrics(m) + 1;
+	int *ids = xmalloc(2 * nm * sizeof(*ids)), *all = ids + nm; /* ids: the outside phases, then the others */
+	size_t np = analysis_phase_ids(m, all), nout = 0, nin = 0;
+	for (size_t p = 0; p < np; p++)
+		nout += analysis_phase_order(steps_metric(m, all[p])->name) < 0;
+	for (size_t p = 0, o = 0; p < np; p++) {
+		bool out = analysis_phase_order(steps_metric(m, all[p])->name) < 0;
+		ids[out ? o++ : nout + nin++] = all[p];
+	}
+	buf[0] = '\0';
+	for (size_t r = 0; nout && r < steps_nranks(m) && !buf[0]; r++) {
+		double outside = rank_phase_sum(m, r, ids, nout, INFINITY);
+		double share = outside > 0 ? rank_outside_share(run, r, ids + nout, nin, outside) : 0;
+		if (!(share > 0))
+			continue;
+		static const double bars[] = { ANALYSIS_OUTSIDE_BAR, 1.0 };
+		char names[64], pct[32]; /* with the words, within the cache's 160 bytes */
+		size_t k = analysis_phases_outside(run, r, names, sizeof(names));
+		analysis_share_text(share, bars, ARRAY_LEN(bars), 0, pct, sizeof(pct));
+		snprintf(buf, n, "compute leaves out phase%s %s: %s%% of rank %d's phase time", k > 1 ? "s" : "", names,
+			 pct, steps_rank_id(m, r));
+	}
+	free(ids);
+}
+
+/* outside_reason() into buf, memoized: true when there is one. */
+static bool outside_unweighable(struct run *run, char *buf, size_t n)
+{
+	struct analysis_cache *c = analysis_cache_of(run);
+	if (!c->outside_done) {
+		outside_reason(run, c->outside, sizeof(c->outside));
+		c->outside_done = true;
+	}
+	if (c->outside[0])
+		snprintf(buf, n, "%s", c->outside);
+	return c->outside[0] != '\0';
+}
+
 /* Why one rank's compute cannot be weighed against the others' into buf (false: it
- * can): the ProfilerSteps of traces of two runs (trace_runs_mixed), lanes_unweighable(),
- * aligned steps without its compute (gaps_unweighable), a compute phase value that is not
- * a duration (analysis_ranks_flaw), or compute sums that overflow over the aligned steps
- * or are 0 on one rank only (means_unweighable). */
+ * can): the ProfilerSteps of traces of two runs (trace_runs_mixed), phases compute leaves
+ * out (outside_unweighable), lanes_unweighable(), aligned steps without its compute
+ * (gaps_unweighable), a compute phase value that is not a duration (analysis_ranks_flaw),
+ * or compute sums that overflow over the aligned steps or are 0 on one rank only
+ * (means_unweighable). */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	return trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || gaps_unweighable(d, buf, n) ||
-	       analysis_ranks_flaw(run, false, buf, n) || dist_means_unweighable(run->steps, d, buf, n);
+	return trace_runs_mixed(run, buf, n) || outside_unweighable(run, buf, n) || lanes_unweighable(run, buf, n) ||
+	       gaps_unweighable(d, buf, n) || analysis_ranks_flaw(run, false, buf, n) ||
+	       dist_means_unweighable(run->steps, d, buf, n);
 }
 
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n)
@@ -307,7 +431,8 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 		return comm ? "no compute phase recorded" : "no phase recorded";
 	unsigned compute = 1u << BUDGET_LANE_COMPUTE | 1u << BUDGET_LANE_DATA | 1u << BUDGET_LANE_OTHER;
 	const struct distributed *d = analysis_distributed(run);
-	if (trace_runs_mixed(run, buf, n) || ranks_lacking(run, compute, "compute phase", buf, n) ||
+	if (trace_runs_mixed(run, buf, n) || outside_unweighable(run, buf, n) ||   /* walls without that time */
+	    ranks_lacking(run, compute, "compute phase", buf, n) ||
 	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
 	    gaps_unweighable(d, buf, n) ||   /* walls of the others' alone there */
 	    analysis_ranks_flaw(run, true, buf, n) ||   /* a wall that is no duration */

@@ -283,6 +283,8 @@ struct analysis_cache {
 	size_t index_nrows;
 	bool unweigh_done;        /* analysis_compute_unweighable(), "" when it can weigh */
 	char unweigh[160];
+	bool outside_done;        /* the phases compute leaves out keep the ranks from being */
+	char outside[160];        /* weighed (analysis_weighable.c outside_reason), "" not */
 	bool native_done;         /* native: analysis_distributed() in the native alignment, */
 	struct distributed *native; /* NULL when it is dist's (analysis_distributed.c) */
 	struct native_align *native_align; /* analysis_native()'s memo, NULL until first asked */

@@ -6,7 +6,10 @@
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. Natively CONVERGENCE.DIVERGED says which
  * run of steps it means and calls a divergence a resume left behind recovered (medium), and
- * a figure judged against a bar keeps its side of it ("24.996%", analysis.h BARS).
+ * a figure judged against a bar keeps its side of it ("24.996%", analysis.h BARS); the
+ * efficiency rules judge no rank wall that leaves out phases with a share of the phase time
+ * (fwd, bwd: ANALYSIS_OUTSIDE_BAR), nor the DIST rules ranks or walls whose compute leaves
+ * them out (analysis_compute_unweighable).
  * CROSS.CORRELATED_INSTABILITY lives in rules_cross.c, with what it shares with these in
  * rules.h. */
 #include "model/steps/internal.h"
@@ -461,6 +464,8 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	bool compat = rules_compat(run);
 	if (!(top->fraction >= BAR_RECOVERABLE_MFU) || (!compat && !isfinite(b->wall))) /* >= is false on NaN */
 		return;
+	if (!compat && b->foreign / (b->wall + b->foreign) >= ANALYSIS_OUTSIDE_BAR) /* a rank wall short of */
+		return;   /* phases with a share of the time: rules_unjudged.c says so (below, the budget names them) */
 	bool low_mfu = b->has_mfu && b->mfu < BAR_MFU;
 	if (!low_mfu && (b->has_mfu || !(top->fraction >= BAR_RECOVERABLE)))
 		return;

@@ -4,7 +4,9 @@
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
  * without enough aligned steps or on the steps before a rank starts and after one ends
  * (on no rank-to-rank comparison), a 2-rank gap neither rank's own compute explains (no
- * fail-slow named), an efficiency with nothing to weigh, a phase value that
+ * fail-slow named), an efficiency with nothing to weigh or on a rank wall that leaves
+ * out phases with a share of the time (fwd, bwd: ANALYSIS_OUTSIDE_BAR; so do the rules
+ * across ranks), a phase value that
  * is not a duration (named where it is: shares, jitter, efficiency), each item with the
  * finding ids it stands for. So an empty findings list says what was not checked instead
  * of reading as "all is well", and a comparison calls a finding of one run "not judged"
@@ -146,8 +148,11 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 	else if (isnan(m->growth)) /* analysis.h GROWTH: no step span to state it per step */
 		findings_unjudged_add(nj, "MEMORY.GROWTH", "memory growth (the memory samples end at step %ld, "
 				      "not after step %ld where they begin)", m->last_step, m->first_step);
-	char why[160];
+	static const double bars[] = { ANALYSIS_OUTSIDE_BAR, 1.0 }; /* "99.96%", not "100.0%" */
+	char why[160], names[160], pct[48];
 	const char *flaw = b ? NULL : analysis_budget_why_none(run, 0, why, sizeof(why));
+	double left_share = b ? b->foreign / (b->wall + b->foreign) : 0; /* 0/0 is NaN: below the bar */
+	size_t outside = left_share >= ANALYSIS_OUTSIDE_BAR ? analysis_phases_outside(run, 0, names, sizeof(names)) : 0;
 	if (flaw && !eff_said) /* a phase value that is no duration: the budget is n/a */
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s)", flaw);
 	else if (!b && !eff_said && analysis_phases_foreign(run, 0, why, sizeof(why))) /* none the budget splits */
@@ -155,6 +160,11 @@ static void rank0_unjudged(struct run *run, struct not_judged *nj)
 				      " phase recorded%s, only %s)", by, why);
 	else if (!b && !eff_said) /* no phase time: the budget (the report's, rank 0's) has nothing to split */
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (no phase time recorded%s)", by);
+	else if (outside) /* a rank wall short of that time: rules.c judges no efficiency on it */
+		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (the budget leaves out phase%s %s: %s%% of the "
+				      "phase time%s%s)", outside > 1 ? "s" : "", names,
+				      analysis_share_text(left_share, bars, ARRAY_LEN(bars), 1, pct, sizeof(pct)),
+				      *by ? " recorded" : "", by);
 	else if (b && !b->judged)
 		findings_unjudged_add(nj, IDS_EFFICIENCY, "efficiency (%s%s)",
 				      b->line[BUDGET_USEFUL].measured ? "only compute is recorded" : "no compute phase recorded",

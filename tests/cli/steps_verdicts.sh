@@ -23,6 +23,10 @@
 # pytscope's digits under --compat. Phases all 0 are no phase time (TIMING n/a, its rules
 # not judged; a rank of zeros not weighed); phase sums that overflow leave the budget,
 # walls and comm share n/a, never nan or inf (report, CSV); a 1e9 s step shows 1e+09 s.
+# Phases that compute leaves out (fwd, bwd, opt) with 5% or more of a rank's phase time
+# leave stragglers, imbalance, the walls, the comm share and efficiency not judged, naming
+# them, the first such rank and its share (--compat keeps pytscope's); below 5% (a small
+# checkpoint or logging phase) all is judged as before, the index's kept sums or not.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -403,4 +407,72 @@ for r in 0 1; do for s in $(seq 0 39); do
 done >big/rank$r/steps.jsonl; done
 tap_check "a step of 1e9 s: the run wall in 3 significant digits" \
 	'rep big | grep -q "^  run wall  *1e+09 s (sum of step walls: mean 2.5e+07 s x 40 aligned steps)$"'
+# Phases compute leaves out (fwd, bwd, opt: not pytscope's names) carry most of the step: the
+# ranks' compute is the data phase alone and the step walls miss that time, so stragglers,
+# imbalance, the walls, the comm share and efficiency are not judged, naming the phases (it
+# read "[HIGH] Communication dominates step time ... 63% of step wall", "63% of wall time is
+# recoverable" and "stragglers none" with rank 2 30% slower from step 30), from the index
+# too; --compat pytscope keeps pytscope's findings; the same run under pytscope's names, or
+# with an outside phase of zeros beside them, finds rank 2.
+mkdir -p fwd
+for r in 0 1 2 3; do
+	mkdir -p fwd/rank$r
+	for s in $(seq 0 59); do
+		j=$(((s * 7 + r * 3) % 5)); f=0.03$j; b=0.06$j
+		[ $r = 2 ] && [ $s -ge 30 ] && f=0.039$j && b=0.078$j
+		echo "{\"step\":$s,\"phases\":{\"data\":0.008,\"fwd\":$f,\"bwd\":$b,\"opt\":0.006,\"comm\":0.014}}"
+	done >fwd/rank$r/steps.jsonl
+done
+rep fwd >fwd.out
+rep --compat pytscope fwd >fwdc.out
+why="compute leaves out phases fwd, bwd, opt: 82% of rank 0's phase time"
+eff="82.0% of the phase time recorded by rank 0"
+tap_check "phases compute leaves out: stragglers, imbalance, walls, comm share not judged, naming them, the share" \
+	'grep -q "^  stragglers  *not judged: $why$" fwd.out && grep -q "^  run wall  *n/a: $why$" fwd.out &&
+	 grep -q "^  imbalance  *n/a: $why; comm n/a ($why)$" fwd.out &&
+	 grep -qx "  per-rank compute: n/a ($why)" fwd.out &&
+	 grep -qx "  - stragglers and imbalance ($why)" fwd.out && grep -qx "  - communication share ($why)" fwd.out'
+tap_check "... no COMM_BOUND or RECOVERABLE on the data phase alone: efficiency not judged, saying why" \
+	'! grep -q "COMM_BOUND\|RECOVERABLE\|LOW_MFU\|of step wall\|stragglers  *none" fwd.out &&
+	 grep -qx "  - efficiency (the budget leaves out phases fwd, bwd, opt: $eff)" fwd.out'
+"$TSCOPE_BIN" index fwd >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never fwd >fwd_idx.out 2>/dev/null
+tap_check "... the same from the index; --compat pytscope keeps pytscope's findings" \
+	'cmp -s fwd.out fwd_idx.out &&
+	 grep -q "^  \[HIGH\] Communication dominates step time  (DIST.COMM_BOUND)$" fwdc.out &&
+	 grep -q "(EFFICIENCY.RECOVERABLE)$" fwdc.out'
+mkdir canon idle
+for r in 0 1 2 3; do
+	mkdir -p canon/rank$r idle/rank$r
+	sed 's/"fwd"/"forward"/; s/"bwd"/"backward"/; s/"opt"/"optimizer"/' fwd/rank$r/steps.jsonl \
+		>canon/rank$r/steps.jsonl
+	sed 's/}}$/,"idle":0.0}}/' canon/rank$r/steps.jsonl >idle/rank$r/steps.jsonl
+done
+tap_check "... under pytscope's names, and with an outside phase of zeros beside them, rank 2 is found" \
+	'rep canon | grep -q "^  stragglers  *1 (rank 2: fail-slow, 20% slower from step 30" &&
+	 rep idle | grep -q "^  stragglers  *1 (rank 2: fail-slow, 20% slower from step 30"'
+# A checkpoint phase of 0.4% of the phase time on every step and a logging phase on two
+# steps (1.7% in all): compute still weighs nearly all of the step, so rank 2 is found,
+# the walls and efficiency judged, and the budget names them as not in it (it read
+# "stragglers not judged: compute leaves out phases ckpt, logging"), with or without the
+# index's kept sums; a checkpoint of 11% of rank 3's phase time (0.4% on the others) is
+# not judged, naming rank 3.
+mkdir small heavy
+for r in 0 1 2 3; do
+	mkdir -p small/rank$r heavy/rank$r
+	sed 's/}}$/,"ckpt":0.0005}}/; /"step":[12]0,/s/}}$/,"logging":0.05}}/' canon/rank$r/steps.jsonl \
+		>small/rank$r/steps.jsonl
+	c=0.0005; [ $r = 3 ] && c=0.015
+	sed "s/}}\$/,\"ckpt\":$c}}/" canon/rank$r/steps.jsonl >heavy/rank$r/steps.jsonl
+done
+rep small >small.out
+tap_check "an outside phase below 5% of the phase time: rank 2 found, walls and efficiency judged, budget names it" \
+	'grep -q "^  stragglers  *1 (rank 2: fail-slow, 20% slower from step 30" small.out &&
+	 grep -q "^  run wall  *[0-9.]* s (sum of step walls" small.out && ! grep -q "leaves out" small.out &&
+	 grep -q "^  not in budget .*(logging and others; 1\.7% of the phase time)$" small.out'
+"$TSCOPE_BIN" index small >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never small 2>/dev/null >small_idx.out
+tap_check "... the same from the index (its kept phase sums)" 'cmp -s small.out small_idx.out'
+tap_check "... 11% of rank 3's phase time: not judged, naming rank 3 and its share" \
+	'rep heavy | grep -qx "  stragglers  *not judged: compute leaves out phase ckpt: 11% of rank 3.s phase time"'
 tap_plan
