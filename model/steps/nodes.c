@@ -360,6 +360,11 @@ static long rank_gpu_count(const struct steps_model *m, size_t ri)
 	const char *g = env_get(steps_rank_meta(m, ri), "gpu_count");
 	if (!g)
 		return 0;
+	size_t digits = strspn(g, "0123456789");
+	if (digits > 0 && digits < 8 && !g[digits]) { /* the common form, "8": read without strtod */
+		long n = strtol(g, NULL, 10);
+		return n >= 1 && n <= NODES_GPU_MAX ? n : -1;
+	}
 	char *end;
 	double v = *g && *g != '+' && strspn(g, "0123456789+-.eE") == strlen(g) ? strtod(g, &end) : NAN;
 	if (isnan(v) || *end || v < 1 || v > NODES_GPU_MAX || v != floor(v))
