@@ -708,12 +708,14 @@ static int run_mode(struct cli *cli, struct run *run)
 
 /* Every byte we wrote to stdout must have arrived: a failed write or close (ENOSPC,
  * EIO, EPIPE when SIGPIPE is ignored) ends with a message and exit 1. A closed pipe
- * with SIGPIPE at its default (`| head`) ends the process quietly before this. */
+ * with SIGPIPE at its default (`| head`) ends the process quietly before this. A closed
+ * stdout (`>&-`) nothing was written to is no error (EBADF at close alone, as gnulib's
+ * close_stdout: `--export -o FILE` writes nothing there). */
 static int close_stdout(int rc)
 {
 	flush_stdout();
 	bool failed = ferror(stdout) != 0;
-	if (fclose(stdout) != 0) {
+	if (fclose(stdout) != 0 && (failed || errno != EBADF)) {
 		failed = true;
 		if (!stdout_err)
 			stdout_err = errno;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # write_errors.sh: every write is checked (a full disk ends with a message and exit 1, a
 # closed pipe under `| head` is quiet) and `--export -o` never replaces what is not a
-# regular file (FIFO, device, /dev/stdout, symlinks), keeps the umask and the old mode,
+# regular file (FIFO, device, /dev/stdout, symlinks), keeps the umask and the old mode, a
+# closed stdout nothing is written to is no error,
 # accepts any valid name and leaves no temp file behind (issue 16). A writable file in a
 # directory that takes no temp file: the message says so and how to write it in place.
 set -u
@@ -23,6 +24,15 @@ for args in "--print $demo" "--print --ascii $demo" "--print pa pb" "--export ra
 	rc=$?
 	tap_check "$args > /dev/full: exit 1 with a message" '[ "$rc" -eq 1 ] && grep -q "No space left on device" err'
 done
+
+# A closed stdout: an error once something was to be written there (--print), none when
+# nothing was (--export -o FILE writes its CSV to the file; gnulib's close_stdout alike).
+"$B" --print "$demo" >&- 2>err
+tap_check "--print with stdout closed: exit 1 with a message" \
+	'[ $? -eq 1 ] && grep -q "write error on standard output: Bad file descriptor" err'
+"$B" --export ranks -o closed.csv "$demo" >&- 2>err
+tap_check "--export -o FILE with stdout closed: exit 0, the file written, no write error" \
+	'[ $? -eq 0 ] && [ -s closed.csv ] && ! grep -q "write error" err'
 
 # --follow's line output onto a full disk (a finished 4-rank job: findings at once).
 sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fol 4 0 30 0 >/dev/null
