@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
- * saturation, constraint failures, stored-vs-recomputed sizing and the Cerebras
- * aggregate mismatch), read from the model after sweep_derive(). Each finding's
- * evidence names the view row that holds it; what they cannot judge (sweep_unjudged)
- * includes the configs and sizing jobs of a directory that could not be read, and each
- * item about one series or file names it as that series' findings do (unjudged_about). */
+ * saturation, constraint failures (the first named in the sweep table's order),
+ * stored-vs-recomputed sizing and the Cerebras aggregate mismatch), read from the model
+ * after sweep_derive(). Each finding's evidence names the view row that holds it; what
+ * they cannot judge (sweep_unjudged) includes the configs and sizing jobs of a directory
+ * that could not be read, and each item about one series or file names it as that
+ * series' findings do (unjudged_about). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -167,6 +168,18 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 	}
 }
 
+/* The config index of the first config failing the constraints in the order the sweep
+ * table lists them (series, then stimulus ascending: sweep_series.cfg), not path order
+ * (c10_ sorts before c1_); SIZE_MAX when every config passes. */
+static size_t first_failing(const struct sweep_set *s)
+{
+	for (size_t i = 0; i < s->nseries; i++)
+		for (size_t j = 0; j < s->series[i].n; j++)
+			if (!s->cfg[s->series[i].cfg[j]].pass)
+				return s->series[i].cfg[j];
+	return SIZE_MAX;
+}
+
 static void rule_constraints(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -174,15 +187,11 @@ static void rule_constraints(struct run *run, struct finding_list *out)
 		return;
 	if (s->ncon == 0)
 		return;
-	size_t nfail = 0, first = SIZE_MAX;
-	for (size_t i = 0; i < s->ncfg; i++)
-		if (!s->cfg[i].pass) {
-			nfail++;
-			if (first == SIZE_MAX)
-				first = i;
-		}
-	if (nfail == 0)
+	size_t nfail = 0, first = first_failing(s);
+	if (first == SIZE_MAX)
 		return;
+	for (size_t i = 0; i < s->ncfg; i++)
+		nfail += !s->cfg[i].pass;
 	char title[200], detail[768];
 	snprintf(title, sizeof(title), "%zu of %zu sweep configs fail the constraints", nfail, s->ncfg);
 	snprintf(detail, sizeof(detail), "First failing: %s: %s.%s", s->cfg[first].name,

@@ -11,8 +11,10 @@
 # and with one before the knee says "at or before"; configs
 # lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
 # the constraints is no best config; a constraint on a metric no config has is not
-# judged; a flat or 2-point fit is no poor fit (a 2-point fit: poor_fit empty, the
-# headline says 2 points and gives no R²); Cerebras ordinals missing the merge rule's
+# judged; the first failing config a constraint finding names is the sweep table's first
+# (series, then stimulus ascending; not path order, where c10_ sorts before c1_); a flat
+# or 2-point fit is no poor fit (a 2-point fit: poor_fit empty, the headline says 2
+# points and gives no R²); Cerebras ordinals missing the merge rule's
 # keys give no recomputed aggregate, a file without a stored aggregate no mismatch (not
 # judged), missing stored fields n/a, an ordinal without a rate a not-judged line, the
 # Model Zoo's 0 for what it did not measure (total_time 0 and samples_per_sec 0 beside it,
@@ -176,6 +178,12 @@ tap_check "0 successful requests: latency n/a, fails the constraint, unranked" \
 tap_check "a constraint on a metric no config has is not judged (not 'none given')" \
 	'grep -q "^  constraints  *gpu_power_usage_p99<200 not judged (no config has that metric)$" tel.txt &&
 	 grep -q "^  - SLO pass/fail of gpu_power_usage_p99<200 (no config has that metric)$" tel.txt'
+# directories that sort otherwise than their stimulus (c10_ before c1_): the first failing
+# config is the sweep table's first (series, then stimulus), not the first path
+for c in 1 10 25; do mkcfg fo/m_c${c}_artifacts/m-openai-chat-concurrency$c $((220 - c)) $c 600; done
+"$BIN" --print --no-index --color never --constraint 'latency_p99<200' fo >fo.txt 2>/dev/null
+tap_check "constraints: the first failing config is concurrency 1, the sweep table's first, not c10_ by path" \
+	'grep -q "^        First failing: m_c1_artifacts/m-openai-chat-concurrency1: latency_p99<200 (219)\.$" fo.txt'
 
 # --- fits -------------------------------------------------------------------------
 mkcfg fl/m-openai-chat-concurrency1 100 5 600
