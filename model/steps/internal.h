@@ -28,6 +28,17 @@ int pytscope_load(struct load_ctx *ctx, const char *path);
 void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m);
 /* The "name" of dir/run.json (malloc'd), NULL when none: no diagnostics (probing). */
 char *steps_meta_name(const char *dir);
+/* A UTF-8 byte-order mark at the start of a run.json or steps.jsonl: natively skipped
+ * with the note STEPS_BOM_NOTE, the data read; pytscope cannot decode it, so under
+ * --compat pytscope the file (run.json) or its line 1 (steps.jsonl) stays unread, its
+ * warning saying STEPS_BOM_COMPAT. steps_utf8_bom(): s[0..n) starts with one. */
+#define STEPS_BOM_NOTE "starts with a UTF-8 byte-order mark, skipped"
+#define STEPS_BOM_COMPAT "starts with a UTF-8 byte-order mark (pytscope cannot read it)"
+bool steps_utf8_bom(const char *s, size_t n);
+/* Why rank's run.json was found but nothing was read from it ("truncated at byte 51",
+ * "invalid JSON at byte 12", "permission denied"), into buf, from its row in the sources
+ * and its warning (what the index keeps of it); NULL when it was read or is absent. */
+const char *steps_meta_unread(struct run *run, int rank, char *buf, size_t n);
 struct json_doc;
 /* run.json's one-pass tokenizer (load_meta.c): true when js[0..len) is an object it
  * takes, with d holding the tokens json_parse() would give; false: use json_parse(). */
@@ -112,8 +123,9 @@ int steps_discover_openat(struct steps_discovery *d, size_t i, int dirfd, const 
 
 /* steps_plan_files(): see steps.h. */
 /* Read dir/run.json into r (diagnostics as in the loader; load_meta.c); its text is
- * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. */
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
+ * kept (steps_meta.json) only with keep_json: a load keeps its lowest rank's. True when
+ * it starts with a UTF-8 byte-order mark (read otherwise under --compat pytscope). */
+bool steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json);
 /* A rank loaded without a step record whose run.json records n_steps > 0 (pytscope writes
  * it at finish()): its step log is missing or empty, a warning (load_meta.c). */
 void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir);

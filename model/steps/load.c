@@ -3,7 +3,9 @@
  * JSONL loader (detection: load_detect.c; fast lines: load_scan.c; what to read from
  * the index and what to write to it: load_plan.c; its notes on record values:
  * load_notes.c), the count of "loss" values it skipped as not numbers, and run.json
- * metadata. */
+ * metadata. A UTF-8 byte-order mark at the start of a steps.jsonl is skipped with a note
+ * (line 1 read), or under --compat pytscope leaves line 1 unread, saying why; a load
+ * that met one in any rank's file writes no index (load_plan.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -92,6 +94,7 @@ struct steps_tail {
 	bool resumed;         /* resumed and not read since: the byte before offset (a newline?)
 			       * and the notes on the records before are still to be looked up */
 	bool discarding;      /* inside a line longer than MAX_LINE (already diagnosed) */
+	bool bom;             /* line 1 started with a UTF-8 byte-order mark (feed_bom_line) */
 	struct steps_notes notes; /* what the once-a-file notes said so far (load_notes.h) */
 	const char *lim;      /* while feeding: the end of the read buffer (readable) */
 	/* after steps_tail_read(): the file's bytes [mem.off, mem.off + mem.len) as the last
@@ -353,23 +356,48 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
+/* Line 1 after the UTF-8 byte-order mark at its start (stripped, n bytes, maybe none):
+ * natively read, with a note; under --compat pytscope skipped, as pytscope's json.loads
+ * fails on it, saying why. False for a truncated tail, as load_line(). */
+static bool feed_bom_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
+{
+	const struct opts *o = fl->ctx->run->opts;
+	if (!(o && o->compat_pytscope)) {
+		if (n && !load_line(fl, s, n, unterminated))
+			return false;
+		diag_add(&fl->ctx->run->diags, DIAG_INFO, fl->path, fl->line, -1, fl->rank, STEPS_BOM_NOTE);
+		fl->bom = true;
+		return true;
+	}
+	int rc = n ? json_parse(&fl->doc, s, n) : 0;
+	if (unterminated && (rc < 0 || (rc > 0 && fl->doc.tok[0].end != (int)n)))
+		return false;
+	skip_line(fl, STEPS_BOM_COMPAT);
+	fl->bom = true;
+	return true;
+}
+
 /* Strip and dispatch one line; returns false for a truncated tail. */
 static bool feed_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
-	fl->line++;
+	bool bom = ++fl->line == 1 && steps_utf8_bom(s, n);
+	if (bom) {
+		s += 3;
+		n -= 3;
+	}
 	while (n && is_space(*s)) {
 		s++;
 		n--;
 	}
 	while (n && is_space(s[n - 1]))
 		n--;
-	if (n == 0)
-		return true;
 	if (n > MAX_LINE) {
 		skip_line(fl, "line longer than 64 MiB");
 		return true;
 	}
-	return load_line(fl, s, n, unterminated);
+	if (bom)
+		return feed_bom_line(fl, s, n, unterminated);
+	return n == 0 || load_line(fl, s, n, unterminated);
 }
 
 /* Bytes of the first chunk whose newlines size a rank's columns. */
@@ -616,7 +644,7 @@ static void tail_init(struct steps_tail *t, struct load_ctx *ctx, int rank, cons
 	t->records = t->skipped = 0;
 	t->line = t->offset = t->last_err = 0;
 	t->size = size;
-	t->skip_nl = t->partial = t->resumed = t->discarding = false;
+	t->skip_nl = t->partial = t->resumed = t->discarding = t->bom = false;
 	t->notes = (struct steps_notes){ 0 };
 	t->lim = NULL;
 	t->src = run_add_source(ctx->run, path, "pytscope", rank, size);
@@ -703,15 +731,18 @@ static int open_steps(struct run *run, int dirfd, const char *path, const char *
  * within load load_id (0: none) its key cache and shape go on from the previous file.
  * False when the file was read as a stream (a FIFO) to its writer's end, or is a FIFO
  * that no writer had open (not waited for). *unreadable (when not NULL): it could not be
- * opened (the error is diagnosed). */
+ * opened (the error is diagnosed); *bom (when not NULL): it starts with a UTF-8
+ * byte-order mark. */
 static bool load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirfd, const char *path,
 			    const char *rel, int rank, unsigned long load_id, struct steps_discovery *d, size_t i,
-			    bool *unreadable)
+			    bool *unreadable, bool *bom)
 {
 	struct stat st = { 0 }; /* st_mode 0 unless the open got as far as a stat */
 	int fd = open_steps(ctx->run, dirfd, path, rel, rank, &st, d, i);
 	if (unreadable)
 		*unreadable = fd == -2;
+	if (bom)
+		*bom = false;
 	if (fd < 0)
 		return !S_ISFIFO(st.st_mode); /* a FIFO with no writer is not indexed either */
 	long long size = S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
@@ -723,6 +754,8 @@ static bool load_steps_file(struct load_ctx *ctx, struct rank_steps *r, int dirf
 		extent_stamp(ctx->run, s->tail.src, fd, &st, &s->tail.mem);
 	close(fd);
 	json_doc_free(&s->tail.doc);
+	if (bom)
+		*bom = s->tail.bom;
 	s->tail_load = load_id;
 	if (own)
 		scratch_free(s);
@@ -740,7 +773,7 @@ void steps_rank_reparse(struct run *run, struct rank_steps *r)
 	if (lowest)
 		rank_exact_scalars(f);
 	char *steps = xasprintf("%s/steps.jsonl", r->path);
-	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0, NULL, 0, NULL);
+	load_steps_file(&ctx, f, AT_FDCWD, steps, steps, r->rank, 0, NULL, 0, NULL, NULL);
 	free(steps);
 	steps_rank_seal(f);
 	/* the body moves into r; r keeps its shell (path, run.json, part) */
@@ -764,6 +797,7 @@ struct load_job {
 	unsigned long id;     /* load_serial */
 	struct steps_discovery *disc;   /* sizes the ranks meanwhile, one stat per file between them */
 	atomic_long streamed; /* a task whose steps.jsonl was a FIFO (the first to say so), or -1 */
+	atomic_long bom;      /* a task whose steps.jsonl or run.json starts with a UTF-8 BOM, or -1 */
 	struct load_stream *stream; /* the index part written as ranks are sealed, or NULL */
 };
 
@@ -811,11 +845,13 @@ static void load_rank(void *ud, size_t i)
 	int dirfd;
 	const char *steps = task_steps(job, t, s, &rel, &dirfd);
 	long none = -1;
-	bool unreadable, regular = load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id, job->disc, i,
-						  &unreadable);
+	bool unreadable, bom, regular = load_steps_file(job->ctx, r, dirfd, steps, rel, (int)t->rank, job->id,
+						       job->disc, i, &unreadable, &bom);
 	if (!regular)
 		atomic_compare_exchange_strong(&job->streamed, &none, (long)i);
-	steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest);
+	none = -1;
+	if (steps_rank_load_meta(job->ctx->run, r, t->dir, (int)t->rank, t->rank == job->lowest) || bom)
+		atomic_compare_exchange_strong(&job->bom, &none, (long)i);
 	if (r->n == 0 && !unreadable) /* an unreadable one's error says why it has none */
 		steps_rank_log_missing(job->ctx->run, r, t->dir);
 	load_stream_rank(job->stream, r, regular, &s->sets); /* sealed on the worker thread */
@@ -836,7 +872,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 	struct task_list *t = &lp.tasks;
 	struct load_job job = { .ctx = ctx, .m = steps_model_get(run), .tasks = t, .lowest = lp.lowest,
 				.path = path, .dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
-				.id = atomic_fetch_add(&load_serial, 1) + 1, .streamed = -1 };
+				.id = atomic_fetch_add(&load_serial, 1) + 1, .streamed = -1, .bom = -1 };
 	lp.stream = job.stream = load_stream_begin(ctx, path, &lp, job.id);
 	steps_expect_ranks(job.m, t->n);
 	steps_add_left_out(job.m, lp.left_out);
@@ -848,6 +884,7 @@ int pytscope_load(struct load_ctx *ctx, const char *path)
 		close(job.dirfd);
 	long long total = steps_discover_end(d);
 	lp.streamed = atomic_load(&job.streamed);
+	lp.bom = atomic_load(&job.bom);
 	if (t->n || lp.grown)
 		steps_plan_write_index(ctx, path, &lp, total, src0, d0);
 	load_stream_end(lp.stream, run);

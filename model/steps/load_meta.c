@@ -2,11 +2,14 @@
 /* load_meta.c: run.json of a pytscope rank (pytscope.md §3): name, FLOPs, peak,
  * world size, environment flattened to key=value, read with a size limit; problems
  * become diagnostics, missing fields stay flagged missing; the run's display name from
- * the lowest rank's. */
+ * the lowest rank's. A UTF-8 byte-order mark at the start is skipped with a note, and
+ * left unread under --compat pytscope (pytscope cannot decode it), saying why; why a
+ * rank's run.json was found but not read, for the headline (steps_meta_unread). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -451,7 +454,8 @@ char *steps_meta_name(const char *dir)
 	struct json_doc d;
 	json_doc_init(&d);
 	bool plain;
-	if (meta_tokens(&d, buf, len, &plain) > 0 && json_is_object(&d, 0)) {
+	size_t skip = steps_utf8_bom(buf, len) ? 3 : 0; /* as the native load reads it */
+	if (meta_tokens(&d, buf + skip, len - skip, &plain) > 0 && json_is_object(&d, 0)) {
 		struct steps_meta m = { 0 };
 		meta_parse(&d, plain, &m);
 		name = m.name ? xstrdup(m.name) : NULL;
@@ -462,30 +466,23 @@ char *steps_meta_name(const char *dir)
 	return name;
 }
 
-void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
+bool steps_utf8_bom(const char *s, size_t n)
 {
-	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
-	size_t len = 0;
-	int err = 0;
-	struct dirlist_stamp st;
-	char *buf = read_small(path, &len, &err, &st);
-	if (buf || err == EFBIG || err == ENOENT) { /* opened (a stamp), or absent */
-		m->stamped = true;
-		m->stamp_size = err == ENOENT ? -1 : st.size;
-		m->stamp_mtime_ns = err == ENOENT ? 0 : st.mtime_ns;
-	}
-	if (!buf) {
-		if (err != ENOENT) {
-			size_t si = run_add_source(run, path, "pytscope", rank, -1);
-			run_source_done(run, si, 0, 0, err, false);
-		}
-		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
-			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
-		if (path != room)
-			free(path);
-		return;
-	}
-	size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
+	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
+}
+
+/* The opening words of the warning on a run.json that does not parse (META_NOT_OBJECT
+ * "(why)") or that pytscope cannot read (META_BOM_COMPAT), which steps_meta_unread()
+ * reads back: the index keeps diagnostics, not why a rank has no metadata. */
+#define META_NOT_OBJECT "run.json is not a JSON object ("
+#define META_BOM_COMPAT "run.json " STEPS_BOM_COMPAT
+
+/* The run.json text in buf (len bytes, NUL-terminated) into m, or a warning on why not;
+ * skip: the bytes of a byte-order mark taken off its start (the warning's offset is the file's). */
+static void meta_read(struct run *run, const char *path, int rank, char *buf, size_t len, size_t skip,
+		      struct steps_meta *m)
+{
+	size_t si = run_add_source(run, path, "pytscope", rank, (long long)(len + skip));
 	struct json_doc d;
 	json_doc_init(&d);
 	bool plain;
@@ -497,30 +494,138 @@ void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_me
 				 "flops_per_step %g is not a positive number: no MFU from it", m->flops_per_step);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
-		buf = NULL;
 		run_source_done(run, si, 1, 0, 0, false);
 	} else {
-		diag_add(&run->diags, DIAG_WARN, path, -1, json_error_offset(&d, rc, len), rank,
-			 "run.json is not a JSON object (%s): no run metadata",
+		long long at = json_error_offset(&d, rc, len);
+		diag_add(&run->diags, DIAG_WARN, path, -1, at < 0 ? at : at + (long long)skip, rank,
+			 META_NOT_OBJECT "%s): no run metadata",
 			 len == 0 ? "empty file" : rc > 0 ? "wrong type" : json_err_str(rc));
 		run_source_done(run, si, 0, 1, 0, false);
+		free(buf);
 	}
 	json_doc_free(&d);
-	free(buf);
-	if (path != room)
-		free(path);
 }
 
-void steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json)
+/* run.json of the rank in dir into m; true when it starts with a UTF-8 byte-order mark
+ * (natively skipped with a note; pytscope cannot read such a file: left unread under
+ * --compat pytscope, saying why). */
+static bool load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
+{
+	char room[META_PATH], *path = run_json_path(dir, room, sizeof(room));
+	size_t len = 0;
+	int err = 0;
+	struct dirlist_stamp st;
+	char *buf = read_small(path, &len, &err, &st);
+	if (buf || err == EFBIG || err == ENOENT) { /* opened (a stamp), or absent */
+		m->stamped = true;
+		m->stamp_size = err == ENOENT ? -1 : st.size;
+		m->stamp_mtime_ns = err == ENOENT ? 0 : st.mtime_ns;
+	}
+	bool bom = buf && steps_utf8_bom(buf, len);
+	if (!buf) {
+		if (err != ENOENT) {
+			size_t si = run_add_source(run, path, "pytscope", rank, -1);
+			run_source_done(run, si, 0, 0, err, false);
+		}
+		diag_add(&run->diags, err == ENOENT ? DIAG_INFO : DIAG_WARN, path, -1, -1, rank,
+			 "run.json %s: no run metadata", err == ENOENT ? "missing" : infile_strerror(err));
+	} else if (bom && run->opts && run->opts->compat_pytscope) {
+		size_t si = run_add_source(run, path, "pytscope", rank, (long long)len);
+		diag_add(&run->diags, DIAG_WARN, path, -1, 0, rank, META_BOM_COMPAT ": no run metadata");
+		run_source_done(run, si, 0, 1, 0, false);
+		free(buf);
+	} else {
+		if (bom) {
+			diag_add(&run->diags, DIAG_INFO, path, -1, -1, rank, STEPS_BOM_NOTE);
+			memmove(buf, buf + 3, len - 2); /* with the NUL: the kept text (m->json) is JSON */
+			len -= 3;
+		}
+		meta_read(run, path, rank, buf, len, bom ? 3 : 0, m);
+	}
+	if (path != room)
+		free(path);
+	return bom;
+}
+
+void steps_load_meta(struct run *run, const char *dir, int rank, struct steps_meta *m)
+{
+	load_meta(run, dir, rank, m);
+}
+
+/* The source row of rank's run.json when it was found and nothing was read from it, or NULL. */
+static const struct source *unread_source(const struct run *run, int rank)
+{
+	static const char name[] = "/run.json";
+	for (size_t i = 0; i < run->nsrc; i++) {
+		const struct source *s = &run->src[i];
+		size_t n = s->rank == rank && s->path ? strlen(s->path) : 0;
+		if (n >= sizeof(name) - 1 && !s->records && !s->left_out && s->format &&
+		    strcmp(s->format, "pytscope") == 0 && strcmp(s->path + n - (sizeof(name) - 1), name) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+/* The words of run.json's warning d (META_NOT_OBJECT, META_BOM_COMPAT) as the reason it
+ * cannot be read. */
+static void unread_why(const struct diag *d, char *buf, size_t n)
+{
+	if (strncmp(d->msg, META_BOM_COMPAT, strlen(META_BOM_COMPAT)) == 0) {
+		snprintf(buf, n, "a UTF-8 byte-order mark at its start, which pytscope cannot decode");
+		return;
+	}
+	if (strncmp(d->msg, META_NOT_OBJECT, strlen(META_NOT_OBJECT)) != 0) {
+		snprintf(buf, n, "%s", d->msg);
+		return;
+	}
+	const char *kind = d->msg + strlen(META_NOT_OBJECT);
+	int len = (int)strcspn(kind, ")");
+	if (strncmp(kind, "truncated JSON)", 15) == 0 && d->offset >= 0)
+		snprintf(buf, n, "truncated at byte %lld", d->offset);
+	else if (strncmp(kind, "empty file)", 11) == 0)
+		snprintf(buf, n, "an empty file");
+	else if (strncmp(kind, "wrong type)", 11) == 0)
+		snprintf(buf, n, "not a JSON object");
+	else if (d->offset >= 0)
+		snprintf(buf, n, "%.*s at byte %lld", len, kind, d->offset);
+	else
+		snprintf(buf, n, "%.*s", len, kind);
+}
+
+const char *steps_meta_unread(struct run *run, int rank, char *buf, size_t n)
+{
+	pthread_mutex_lock(&run->lock); /* loader threads may still add sources */
+	const struct source *s = unread_source(run, rank);
+	int err = s ? s->err : 0;
+	char *path = s ? xstrdup(s->path) : NULL;
+	pthread_mutex_unlock(&run->lock);
+	if (!path)
+		return NULL;
+	snprintf(buf, n, "%s", err ? infile_strerror(err) : "see its warnings in --export sources");
+	pthread_mutex_lock(&run->diags.lock);
+	for (size_t i = 0; i < run->diags.n && !err; i++) {
+		const struct diag *d = &run->diags.v[i];
+		if (d->level == DIAG_WARN && d->rank == rank && d->file && strcmp(d->file, path) == 0) {
+			unread_why(d, buf, n);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&run->diags.lock);
+	free(path);
+	return buf;
+}
+
+bool steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json)
 {
 	struct steps_meta meta = { 0 };
-	steps_load_meta(run, dir, rank, &meta);
+	bool bom = load_meta(run, dir, rank, &meta);
 	if (!keep_json) {
 		free(meta.json);
 		meta.json = NULL;
 		meta.json_len = 0;
 	}
 	rank_set_meta(r, &meta);
+	return bom;
 }
 
 bool steps_meta_finished(const struct steps_meta *meta)

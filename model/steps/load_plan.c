@@ -146,7 +146,9 @@ static void plan_append_index(struct load_ctx *ctx, const char *path, struct ind
  * that was there but could not be used at all (stale, damaged, another version). An
  * index with some usable shards is left alone (other shards may still be running).
  * A run with a steps.jsonl that was a FIFO is not indexed: its bytes cannot be stamped
- * nor read again (and the stamp's open would wait for a writer forever). */
+ * nor read again (and the stamp's open would wait for a writer forever). Nor is one with
+ * a file that starts with a UTF-8 byte-order mark, which --compat pytscope reads otherwise
+ * than a native open (internal.h STEPS_BOM_NOTE): the index serves both. */
 void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_plan *lp, long long bytes,
 			    size_t src0, size_t d0)
 {
@@ -168,6 +170,13 @@ void steps_plan_write_index(struct load_ctx *ctx, const char *path, struct load_
 		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, p, -1, -1, -1, "index not written: not a "
 			 "regular file (a pipe): an index needs sources it can stamp and read again");
 		free(p);
+		return;
+	}
+	if (lp->bom >= 0) {
+		const struct rank_task *t = &lp->tasks.v[lp->bom];
+		diag_add(&run->diags, want ? DIAG_ERROR : DIAG_INFO, t->dir, -1, -1, (int)t->rank,
+			 "index not written: its run.json or steps.jsonl starts with a UTF-8 byte-order mark, which an "
+			 "open reads but one with --compat pytscope does not (as pytscope): an index must serve both");
 		return;
 	}
 	pthread_mutex_lock(&run->lock);

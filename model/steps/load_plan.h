@@ -22,6 +22,7 @@ struct load_plan {
 	size_t grown;                  /* of them, ranks whose steps.jsonl grew since */
 	struct index_log *log;         /* then: what the index held, to append their tails */
 	long streamed;                 /* a task whose steps.jsonl was a FIFO, or -1 */
+	long bom;                      /* a task whose steps.jsonl or run.json starts with a UTF-8 BOM, or -1 */
 	struct load_stream *stream;    /* the part written as the ranks are sealed, or NULL */
 };
 struct load_ctx;

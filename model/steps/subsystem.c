@@ -2,7 +2,9 @@
 /* subsystem.c: the step family's registration (registry.h): the pytscope loader
  * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
  * (grid.c), the Ranks/Steps/Budget tabs, the headline summary (a share a rule judges on
- * its side of the bar: analysis.h BARS), finalize and the model's lifetime (store.c).
+ * its side of the bar: analysis.h BARS; a lowest rank's run.json found but not read
+ * named with why where run.json would speak: MFU, coverage, environment, config),
+ * finalize and the model's lifetime (store.c).
  * Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
 #include <malloc.h>
@@ -334,12 +336,26 @@ bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
 	return partial;
 }
 
+/* Why b has no MFU, into buf: when it is for want of FLOPs or a peak and rank 0's
+ * run.json, which would give them, cannot be read (unread), that ("rank 0's run.json
+ * cannot be read (truncated at byte 51)"); after: what follows "MFU n/a" after the
+ * efficiency's n/a (analysis_budget_mfu_na_after). */
+static const char *summary_mfu_na(struct run *run, const struct budget *b, const char *unread, bool after, char *buf,
+				  size_t n)
+{
+	const char *why = after ? analysis_budget_mfu_na_after(b) : analysis_budget_mfu_na(b);
+	if (!unread || strcmp(why, BUDGET_NO_PEAK) != 0)
+		return why;
+	snprintf(buf, n, "rank %d's run.json cannot be read (%s)", steps_rank_id(run->steps, 0), unread);
+	return buf;
+}
+
 /* Rank 0's budget (as pytscope's report), or why it has none; nothing when no rank has a
- * record (the steps line says so). */
-static void summary_budget(struct run *run, struct summary *out)
+ * record (the steps line says so). unread: why rank 0's run.json cannot be read, or NULL. */
+static void summary_budget(struct run *run, const char *unread, struct summary *out)
 {
 	const struct budget *b = analysis_budget(run, 0);
-	char wall[32], secs[32], why_absent[160], pct[40];
+	char wall[32], secs[32], why_absent[160], pct[40], mfu_na[SUMMARY_TEXT];
 	if (!b) {
 		if (steps_has_records(run))
 			summary_add(out, TONE_WARN, "budget", "n/a: %s",
@@ -347,7 +363,7 @@ static void summary_budget(struct run *run, struct summary *out)
 		return;
 	}
 	units_seconds(b->wall, wall, sizeof(wall));
-	const char *why = analysis_budget_mfu_na_after(b);
+	const char *why = summary_mfu_na(run, b, unread, true, mfu_na, sizeof(mfu_na));
 	if (b->has_mfu)
 		summary_add(out, TONE_NORMAL, "budget", "efficiency %.1f%% of rank wall %s (rank %d); MFU %s%%%s%s%s",
 			    b->efficiency * 100, wall, steps_rank_id(run->steps, 0),
@@ -361,7 +377,8 @@ static void summary_budget(struct run *run, struct summary *out)
 	else /* without FLOPs "efficiency" would only be the compute share: say what it is */
 		summary_add(out, TONE_NORMAL, "budget",
 			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: %s", b->efficiency * 100, wall,
-			    steps_rank_id(run->steps, 0), analysis_budget_mfu_na(b));
+			    steps_rank_id(run->steps, 0),
+			    summary_mfu_na(run, b, unread, false, mfu_na, sizeof(mfu_na)));
 	if (b->nrecoverable) {
 		const struct budget_line *l = &b->line[b->recoverable[0]];
 		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%s%%)", l->name,
@@ -391,9 +408,21 @@ static void summary_coverage_sizes(struct summary *out, size_t n, long world, co
 			    why, subset, miss);
 }
 
+/* "run.json", or of several ranks "rank 0's run.json": the lowest rank's, into buf. */
+static const char *summary_whose(const struct steps_model *m, char *buf, size_t n)
+{
+	if (steps_nranks(m) > 1)
+		snprintf(buf, n, "rank %d's run.json", steps_rank_id(m, 0));
+	else
+		snprintf(buf, n, "run.json");
+	return buf;
+}
+
 /* Ranks and steps found against the world_size (run_world_size) and run.json's n_steps
- * (lowest rank's), with the missing rank ids. */
-static void summary_coverage(const struct run *run, const struct steps_meta *meta, struct summary *out)
+ * (lowest rank's), with the missing rank ids. unread: why the lowest rank's run.json
+ * cannot be read, or NULL. */
+static void summary_coverage(const struct run *run, const struct steps_meta *meta, const char *unread,
+			     struct summary *out)
 {
 	const struct steps_model *m = run->steps;
 	size_t n = steps_nranks(m);
@@ -402,7 +431,11 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 	long world = run_world_size(run, &traces);
 	char subset[256];
 	steps_subset_coverage(run, world, subset, sizeof(subset));
-	if (world < 0) {
+	char whose[48];
+	if (world < 0 && unread) {
+		summary_add(out, TONE_WARN, "coverage", "%zu ranks%s; world_size n/a (%s cannot be read: %s)", n,
+			    subset, summary_whose(m, whose, sizeof(whose)), unread);
+	} else if (world < 0) {
 		summary_add(out, *subset ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s; world_size n/a (not in "
 			    "run.json)", n, subset);
 	} else {
@@ -611,11 +644,10 @@ static void summary_config(const struct steps_model *m, enum diff_scope scope, s
  * which rank's run.json they are is said. */
 static void summary_env(const struct steps_model *m, const struct steps_meta *meta, struct summary *out)
 {
-	char whose[48] = "run.json", of[56] = "";
-	if (steps_nranks(m) > 1) {
-		snprintf(whose, sizeof(whose), "rank %d's run.json", steps_rank_id(m, 0));
+	char whose[48], of[56] = "";
+	summary_whose(m, whose, sizeof(whose));
+	if (steps_nranks(m) > 1)
 		snprintf(of, sizeof(of), " (%s)", whose);
-	}
 	static const char *const first[] = { "gpu", "gpu_count", "torch", "cuda", "python" };
 	char *k[64], *v[64], buf[SUMMARY_TEXT];
 	size_t nkv = 0, nenv = 0;
@@ -653,6 +685,15 @@ static void summary_env(const struct steps_model *m, const struct steps_meta *me
 			    whose);
 }
 
+/* The environment and config lines when the lowest rank's run.json cannot be read (unread: why). */
+static void summary_env_unread(const struct steps_model *m, const char *unread, struct summary *out)
+{
+	char whose[48];
+	summary_whose(m, whose, sizeof(whose));
+	summary_add(out, TONE_WARN, "environment", "n/a (%s cannot be read: %s)", whose, unread);
+	summary_add(out, TONE_WARN, "config", "n/a (%s cannot be read: %s)", whose, unread);
+}
+
 /* Ranks, aligned steps, wall time, imbalance, the straggler set and the budget. */
 static void steps_summary(struct run *run, struct summary *out)
 {
@@ -681,13 +722,18 @@ static void steps_summary(struct run *run, struct summary *out)
 		summary_config(m, DIFF_CONFIG, out);
 		summary_config(m, DIFF_ENV, out);
 	}
+	/* run.json found but not read (truncated, invalid): n/a saying why, not left out */
+	char why[SUMMARY_TEXT];
+	const char *unread = meta->present ? NULL : steps_meta_unread(run, steps_rank_id(m, 0), why, sizeof(why));
 	/* a subset says so, run.json or not; so do traces that know the world_size */
-	if (meta->present || steps_left_out(m) || run_world_size(run, NULL) >= 0)
-		summary_coverage(run, meta, out);
+	if (meta->present || unread || steps_left_out(m) || run_world_size(run, NULL) >= 0)
+		summary_coverage(run, meta, unread, out);
 	summary_distributed(run, out);
-	summary_budget(run, out);
+	summary_budget(run, unread, out);
 	if (meta->present)
 		summary_env(m, meta, out);
+	else if (unread)
+		summary_env_unread(m, unread, out);
 }
 
 static void steps_not_judged(struct run *run, struct not_judged *nj)

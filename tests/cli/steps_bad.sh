@@ -13,7 +13,13 @@
 # load began; one with no writer by then is named with the wait. A timestamp that is not
 # a number (a string, null) or not finite (NaN, Infinity) is warned about with file, line
 # and key; the record is kept without a timestamp, and the rank's other timestamps are
-# read as recorded (a NaN first one made them all NaN).
+# read as recorded (a NaN first one made them all NaN). A UTF-8 byte-order mark at the
+# start of run.json or steps.jsonl is skipped with a note naming the file and the data
+# read (run.json's FLOPs and peak give the MFU); under --compat pytscope both stay unread,
+# as pytscope leaves them (its report that of a stray byte there), the warnings saying
+# why; such a run gets no index (the two modes read it otherwise). A run.json found but
+# not read (truncated) is named with why in the headline where run.json would speak (MFU
+# n/a, coverage, environment, config), not "no FLOPs/peak" nor silence; so from the index.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -85,8 +91,8 @@ tap_check "a truncated run.json: its file row says nothing was read, not ok" \
 	 grep -q "^file,cut/rank0/run.json,pytscope,0,,,1,0,ok$" cut.csv'
 tap_check "... its warning gives the offset where it ended: the file's length, 40" \
 	'grep -q "^warning,cut/rank1/run.json,,1,,40,,,run.json is not a JSON object (truncated JSON)" cut.csv'
-# run.json that does not parse: where parsing stopped (a BOM at 0, a stray ] at 12); empty: no offset
-printf '\357\273\277{"name": "x"}' >cut/rank2/run.json
+# run.json that does not parse: where parsing stopped (a stray byte at 0, a stray ] at 12); empty: no offset
+printf '}{"name": "x"}' >cut/rank2/run.json
 printf '{"name": "x"]' >cut/rank3/run.json
 : >cut/rank0/run.json
 "$T" --no-index --export sources cut >cut2.csv 2>/dev/null
@@ -149,4 +155,51 @@ tap_check "... every record kept (50, none skipped)" 'grep -q "^file,ts/steps.js
 tap_check "... their timestamps missing (empty cells), the others' as recorded" \
 	'[ "$(grep -c "^[0-9]*,$" ts.csv)" -eq 4 ] && grep -qx "0," ts.csv && grep -qx "8," ts.csv &&
 	 [ "$(grep -v "^[0-9]*,$" ts.csv)" = "$(grep -v "^[0-9]*,$" tsplain.csv | grep -v "^[0486],")" ]'
+
+# A UTF-8 byte-order mark at the start of run.json and steps.jsonl (an editor's, a converter's)
+mkdir bom stray
+head -20 plain/steps.jsonl >s.jsonl
+printf '{"name": "bom", "flops_per_step": 1e9, "peak_flops": 1e12}' >m.json
+{ printf '\357\273\277'; cat m.json; } >bom/run.json
+{ printf '\357\273\277'; cat s.jsonl; } >bom/steps.jsonl
+{ printf 'xyz'; cat m.json; } >stray/run.json
+{ printf 'xyz'; cat s.jsonl; } >stray/steps.jsonl
+"$T" --no-index --print --color never bom >bom.txt 2>/dev/null
+"$T" --no-index --export sources bom >bom.csv 2>/dev/null
+tap_check "BOM: run.json read natively (MFU from its FLOPs and peak), all 20 records, no warning" \
+	'grep -q "^  budget .*; MFU [0-9.]*%$" bom.txt && ! grep -q "^warning," bom.csv &&
+	 grep -q "^file,bom/run.json,pytscope,0,,,1,0,ok$" bom.csv &&
+	 grep -q "^file,bom/steps.jsonl,pytscope,0,,,20,0,ok$" bom.csv'
+note='"starts with a UTF-8 byte-order mark, skipped"'
+tap_check "... a note naming each file: starts with a UTF-8 byte-order mark, skipped" \
+	'grep -qxF "info,bom/run.json,,0,,,,,$note" bom.csv && grep -qxF "info,bom/steps.jsonl,,0,1,,,,$note" bom.csv'
+"$T" --no-index --compat pytscope --print --color never bom >cbom.txt 2>/dev/null
+"$T" --no-index --compat pytscope --print --color never stray 2>/dev/null | sed 's/(stray)$/(bom)/' >cstray.txt
+"$T" --no-index --compat pytscope --export sources bom >cbom.csv 2>/dev/null
+tap_check "--compat pytscope: both left unread as pytscope leaves them (the report of a stray byte's)" \
+	'cmp -s cbom.txt cstray.txt && grep -q "^file,bom/steps.jsonl,pytscope,0,,,19,1,ok$" cbom.csv &&
+	 grep -q "^file,bom/run.json,pytscope,0,,,0,1," cbom.csv'
+why="starts with a UTF-8 byte-order mark (pytscope cannot read it)"
+tap_check "... the warnings say why" \
+	'grep -qxF "warning,bom/run.json,,0,,0,,,run.json $why: no run metadata" cbom.csv &&
+	 grep -qxF "warning,bom/steps.jsonl,,0,1,,,,line skipped: $why" cbom.csv'
+"$T" index bom >bidx.out 2>bidx.err
+tap_check "index of a run with a BOM: exit 1, none written (the modes read it otherwise), saying why" \
+	'[ $? -eq 1 ] && [ -z "$(ls bom/.tscope-index 2>/dev/null)" ] &&
+	 grep -q "bom: index not written: .*UTF-8 byte-order mark.*--compat pytscope" bidx.err'
+
+# A run.json found but not read (cut short at byte 40)
+mkdir trunc
+cp s.jsonl trunc/steps.jsonl
+head -c 40 m.json >trunc/run.json
+"$T" --no-index --print --color never trunc >tr.txt 2>/dev/null
+why="run.json cannot be read: truncated at byte 40"
+tap_check "truncated run.json: MFU n/a because it cannot be read, not for want of FLOPs/peak" \
+	'grep -q "; MFU n/a: rank 0.s run.json cannot be read (truncated at byte 40)$" tr.txt'
+tap_check "... coverage, environment and config n/a saying why (they were left out)" \
+	'grep -qx "  coverage  *1 ranks; world_size n/a ($why)" tr.txt &&
+	 grep -qx "  environment  *n/a ($why)" tr.txt && grep -qx "  config  *n/a ($why)" tr.txt'
+"$T" index trunc >/dev/null 2>&1
+"$T" --print --color never trunc >tri.txt 2>/dev/null
+tap_check "... the same from the index" '[ -n "$(ls trunc/.tscope-index 2>/dev/null)" ] && cmp -s tr.txt tri.txt'
 tap_plan
