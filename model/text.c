@@ -404,3 +404,8 @@ int text_cmp_ptr(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+bool text_utf8_bom(const char *s, size_t len)
+{
+	return len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
+}

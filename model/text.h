@@ -55,6 +55,8 @@ bool text_same(const char *a, const char *b);
 int text_cmp_ptr(const void *a, const void *b);
 /* True when s needs no change under text_sanitize (fast path). */
 bool text_is_clean(const char *s, size_t len, unsigned flags);
+/* s[0..len) starts with a UTF-8 byte-order mark (EF BB BF). */
+bool text_utf8_bom(const char *s, size_t len);
 
 /* Decode one UTF-8 sequence at s (n bytes available). Returns its length (>= 1) and
  * stores the code point, or U+FFFD with length 1 for an invalid byte. */

@@ -31,10 +31,9 @@ char *steps_meta_name(const char *dir);
 /* A UTF-8 byte-order mark at the start of a run.json or steps.jsonl: natively skipped
  * with the note STEPS_BOM_NOTE, the data read; pytscope cannot decode it, so under
  * --compat pytscope the file (run.json) or its line 1 (steps.jsonl) stays unread, its
- * warning saying STEPS_BOM_COMPAT. steps_utf8_bom(): s[0..n) starts with one. */
+ * warning saying STEPS_BOM_COMPAT (model/text.h text_utf8_bom finds one). */
 #define STEPS_BOM_NOTE "starts with a UTF-8 byte-order mark, skipped"
 #define STEPS_BOM_COMPAT "starts with a UTF-8 byte-order mark (pytscope cannot read it)"
-bool steps_utf8_bom(const char *s, size_t n);
 /* Why rank's run.json was found but nothing was read from it ("truncated at byte 51",
  * "invalid JSON at byte 12", "permission denied"), into buf, from its row in the sources
  * and its warning (what the index keeps of it); NULL when it was read or is absent. */

@@ -28,6 +28,7 @@
 #include "model/steps/load_plan.h"
 #include "model/steps/seal.h"
 #include "model/steps/store_body.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define CHUNK XPAGE_BLOCK /* the read buffer: one of the process's kept blocks (xalloc.h) */
@@ -380,7 +381,7 @@ static bool feed_bom_line(struct steps_tail *fl, const char *s, size_t n, bool u
 /* Strip and dispatch one line; returns false for a truncated tail. */
 static bool feed_line(struct steps_tail *fl, const char *s, size_t n, bool unterminated)
 {
-	bool bom = ++fl->line == 1 && steps_utf8_bom(s, n);
+	bool bom = ++fl->line == 1 && text_utf8_bom(s, n);
 	if (bom) {
 		s += 3;
 		n -= 3;

@@ -18,6 +18,7 @@
 #include "model/json.h"
 #include "model/run.h"
 #include "model/steps/internal.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define META_MAX ((size_t)16 << 20)
@@ -454,7 +455,7 @@ char *steps_meta_name(const char *dir)
 	struct json_doc d;
 	json_doc_init(&d);
 	bool plain;
-	size_t skip = steps_utf8_bom(buf, len) ? 3 : 0; /* as the native load reads it */
+	size_t skip = text_utf8_bom(buf, len) ? 3 : 0; /* as the native load reads it */
 	if (meta_tokens(&d, buf + skip, len - skip, &plain) > 0 && json_is_object(&d, 0)) {
 		struct steps_meta m = { 0 };
 		meta_parse(&d, plain, &m);
@@ -464,11 +465,6 @@ char *steps_meta_name(const char *dir)
 	json_doc_free(&d);
 	free(buf);
 	return name;
-}
-
-bool steps_utf8_bom(const char *s, size_t n)
-{
-	return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
 }
 
 /* The opening words of the warning on a run.json that does not parse (META_NOT_OBJECT
@@ -521,7 +517,7 @@ static bool load_meta(struct run *run, const char *dir, int rank, struct steps_m
 		m->stamp_size = err == ENOENT ? -1 : st.size;
 		m->stamp_mtime_ns = err == ENOENT ? 0 : st.mtime_ns;
 	}
-	bool bom = buf && steps_utf8_bom(buf, len);
+	bool bom = buf && text_utf8_bom(buf, len);
 	if (!buf) {
 		if (err != ENOENT) {
 			size_t si = run_add_source(run, path, "pytscope", rank, -1);

@@ -21,6 +21,7 @@
 #include "model/run.h"
 #include "model/sweep/sweep.h"
 #include "model/sweep/io.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define CB_FILE "performance.json"
@@ -63,7 +64,7 @@ static bool looks_like_cb(const char *path, bool *broken)
 	char buf[2049];
 	size_t n = sweep_sniff(path, buf, 2048);
 	buf[n] = '\0';
-	size_t i = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	size_t i = text_utf8_bom(buf, n) ? 3 : 0;
 	while (i < n && isspace((unsigned char)buf[i]))
 		i++;
 	*broken = i == n || buf[i] != '{';

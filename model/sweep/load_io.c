@@ -125,7 +125,7 @@ static void on_row(int term, void *ud)
 long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, long **line,
 		     size_t *n)
 {
-	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+	if (text_utf8_bom(buf, len)) {
 		buf += 3;
 		len -= 3;
 	}
@@ -173,7 +173,7 @@ int sweep_json_open(struct run *run, const char *path, const char *format, struc
 		json_doc_free(d);
 		return -1;
 	}
-	if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+	if (text_utf8_bom(buf, len))
 		memset(buf, ' ', 3); /* a UTF-8 BOM: blanks keep the offsets the file's */
 	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
 	if (rc <= 0 || !json_is_object(d, 0)) {

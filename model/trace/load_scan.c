@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/text.h"
 #include "model/xalloc.h"
 
 #define SCAN_CHUNK ((size_t)1 << 20)
@@ -460,7 +461,7 @@ static int scan_object(struct scan *s)
 static int scan_document(struct scan *s)
 {
 	int c = scan_peek(s);
-	if (c == 0xEF && s->len - s->pos >= 3 && memcmp(s->buf + s->pos, "\xEF\xBB\xBF", 3) == 0) {
+	if (c == 0xEF && text_utf8_bom(s->buf + s->pos, s->len - s->pos)) {
 		s->pos += 3;
 		c = scan_peek(s);
 	}
@@ -612,7 +613,7 @@ bool tscan_probe(const char *path, size_t limit)
 	}
 	if (!buf)
 		return false;
-	size_t i = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* UTF-8 BOM */
+	size_t i = text_utf8_bom(buf, n) ? 3 : 0;
 	while (i < n && (buf[i] == ' ' || buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\t'))
 		i++;
 	bool yes = false;
