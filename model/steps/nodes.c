@@ -379,17 +379,18 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* The gpu_count more than half of the ranks recording a usable one record (rank_gpu_count),
- * with how many record the most common one (*agree) of those (*of); 0 when none does or
- * no value has a majority. */
-static long common_gpu_count(const struct steps_model *m, size_t *agree, size_t *of)
+ * with how many record the most common one (*agree) of those (*of) and how many record one
+ * that is not a number of GPUs (*bad); 0 when none does or no value has a majority. */
+static long common_gpu_count(const struct steps_model *m, size_t *agree, size_t *of, size_t *bad)
 {
 	size_t nr = steps_nranks(m);
 	long *v = xmalloc((nr ? nr : 1) * sizeof(*v)), best = 0;
-	*of = *agree = 0;
+	*of = *agree = *bad = 0;
 	for (size_t r = 0; r < nr; r++) {
 		long g = rank_gpu_count(m, r);
 		if (g > 0)
 			v[(*of)++] = g;
+		*bad += g < 0;
 	}
 	qsort(v, *of, sizeof(*v), cmp_long);
 	for (size_t i = 0, j; i < *of; i = j) {
@@ -411,7 +412,8 @@ static long count_per_node(struct run *run, enum node_source *src, size_t *agree
 	long per = run->opts ? run->opts->ranks_per_node : 0;
 	*src = NODES_RANKS_PER_NODE;
 	if (per <= 0) {
-		per = common_gpu_count(run->steps, agree, of);
+		size_t bad;
+		per = common_gpu_count(run->steps, agree, of, &bad);
 		*src = NODES_GPU_COUNT;
 	}
 	if (per <= 0) {
@@ -601,10 +603,11 @@ static void check_gpu_counts(struct run *run)
 	free(host);
 	if (have * 2 >= nr)
 		return;
-	size_t bad = 0, agree, of, ri[2];
-	long g[2];
-	for (size_t r = 0; r < nr; r++)
-		if (rank_gpu_count(m, r) < 0 && bad++ < NODES_HOST_DIAGS) {
+	size_t bad, agree, of, ri[2];
+	long g[2], common = common_gpu_count(m, &agree, &of, &bad);
+	for (size_t r = 0, k = 0; r < nr && k < bad && k < NODES_HOST_DIAGS; r++)
+		if (rank_gpu_count(m, r) < 0) { /* read again only when some rank has a bad one */
+			k++;
 			const char *v = env_get(steps_rank_meta(m, r), "gpu_count");
 			warn_rank_json(run, r, xasprintf("rank %d: run.json environment gpu_count %s is not a whole "
 							 "number of GPUs: the node roll-up does not use it",
@@ -614,7 +617,7 @@ static void check_gpu_counts(struct run *run)
 		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
 			 "%zu more ranks whose run.json gpu_count is not a whole number of GPUs",
 			 bad - NODES_HOST_DIAGS);
-	if (!common_gpu_count(m, &agree, &of) && of && gpu_count_pair(m, ri, g))
+	if (!common && of && gpu_count_pair(m, ri, g))
 		diag_add(&run->diags, DIAG_WARN, run->path, -1, -1, -1,
 			 "run.json gpu_count differs across ranks with no majority (rank %d's is %ld, rank %d's %ld; "
 			 "the most common one is in %zu of the %zu run.json that record one): the node roll-up does "
