@@ -23,6 +23,7 @@
 #include "model/identity.h"
 #include "model/index/index.h"
 #include "model/infile.h"
+#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -482,6 +483,25 @@ size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *f
 	return dirs;
 }
 
+/* The ranks of a shard's n rank files (ascending ids) for `index --status`: "rank 3", "ranks 0-4",
+ * "ranks 0-2,4" when ids are missing between, "ranks 0-4097 (1200 ranks)" when the list is long. */
+static void shard_ranks(const struct steps_rank_file *files, size_t n, char *buf, size_t cap)
+{
+	if (n == 0)
+		return;
+	long *ids = xmalloc(n * sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = files[i].rank;
+	char list[48];
+	if (n == 1)
+		snprintf(buf, cap, "rank %ld", ids[0]);
+	else if (ranklist_format(ids, n, list, sizeof(list)))
+		snprintf(buf, cap, "ranks %s", list);
+	else
+		snprintf(buf, cap, "ranks %ld-%ld (%zu ranks)", ids[0], ids[n - 1], n);
+	free(ids);
+}
+
 /* The steps parts' lines of `index --status`. */
 static void steps_health(const char *run_dir, FILE *out, struct health *h)
 {
@@ -492,11 +512,8 @@ static void steps_health(const char *run_dir, FILE *out, struct health *h)
 	for (size_t i = 0; i < n; i++) {
 		char *path = text_sanitize_dup(v[i].path, 0);
 		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		char ranks[64];
-		if (v[i].hi - v[i].lo == 1)
-			snprintf(ranks, sizeof(ranks), "rank %ld", files[v[i].lo].rank);
-		else if (v[i].hi > v[i].lo)
-			snprintf(ranks, sizeof(ranks), "ranks %ld-%ld", files[v[i].lo].rank, files[v[i].hi - 1].rank);
+		char ranks[80];
+		shard_ranks(files + v[i].lo, v[i].hi - v[i].lo, ranks, sizeof(ranks));
 		if (v[i].lo == v[i].hi) /* index_status: it lacks nothing */
 			say(out, "shard %u/%u  no rank  ok  (%u shards for %zu rank dir%s: nothing to hold)", v[i].k,
 			    v[i].n, v[i].n, nfiles, nfiles == 1 ? "" : "s");

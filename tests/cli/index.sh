@@ -17,7 +17,8 @@
 # steps.jsonl or trace (0600: 0600); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
 # needs; --status says a summary made from a part not usable is not usable either;
-# --status --verify reads every body and summary row back; an index part that is a FIFO
+# --status --verify reads every body and summary row back; --status names a shard's ranks as a
+# list when ids are missing between them; an index part that is a FIFO
 # is refused, never waited for; a comparison of two indexed runs (whole, sharded, --ranks)
 # is their JSONL's, run.json's environment and config diffs included; the command line
 # follows the main command's conventions (options anywhere, --opt=VALUE, '--', --help and
@@ -544,4 +545,9 @@ rm -rf ff && mkdir ff && cp -r run/rank0 run/rank1 ff/ && "$T" index ff >/dev/nu
 timeout 20 "$T" index --status ff >ff.out 2>&1
 tap_check "index --status of a FIFO part: exit 1, not usable, says why" \
 	'[ $? -eq 1 ] && grep -q "NOT USABLE: cannot open: not a regular file (FIFO, device or socket)" ff.out'
+
+# A shard whose rank ids have a gap between them names them as a list, not as one range.
+rm -rf gap && mkdir gap && cp -r run/rank0 run/rank1 run/rank2 run/rank4 gap/ && "$T" index gap >/dev/null 2>&1 &&
+	"$T" index --status gap >gap.out 2>&1
+tap_check "index --status: ranks 0,1,2,4 are 'ranks 0-2,4'" 'grep -q "^shard 0/1  ranks 0-2,4  ok" gap.out'
 tap_plan
