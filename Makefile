@@ -56,7 +56,7 @@ VERSION_STAMP := $(BUILD)/version.txt
 $(VERSION_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@[ "$$(cat $@ 2>/dev/null)" = "$(VERSION)" ] || echo "$(VERSION)" >$@
-$(MAIN_OBJ) $(BUILD)/model/steps/analysis_index.o: $(VERSION_STAMP)
+$(MAIN_OBJ) $(BUILD)/src/index_cmd.o $(BUILD)/model/steps/analysis_index.o: $(VERSION_STAMP)
 FORCE:
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)

@@ -23,6 +23,7 @@
 #include "model/identity.h"
 #include "model/index/index.h"
 #include "model/infile.h"
+#include "model/numfmt.h"
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
@@ -625,9 +626,10 @@ static void end_listings(void *ud, struct run *run)
 	dirlist_scope_end();
 	if (c->shard_n)
 		return;
-	char note[160];
-	snprintf(note, sizeof(note), "index: %.0f MB read in %.1f s · analysing, writing the index",
-		 (double)atomic_load(&build_meter.done) / 1e6, (double)meter_elapsed_ms(&build_meter) / 1e3);
+	char note[160], mb[32];
+	numfmt_nonzero((double)atomic_load(&build_meter.done) / 1e6, 0, mb, sizeof(mb));
+	snprintf(note, sizeof(note), "index: %s MB read in %.1f s · analysing, writing the index", mb,
+		 (double)meter_elapsed_ms(&build_meter) / 1e3);
 	meter_note(&build_meter, note);
 }
 
@@ -732,7 +734,9 @@ static void say_written(const struct run *run)
 		printf("%zu rank%s, ", nr, nr == 1 ? "" : "s");
 	if (nt)
 		printf("%zu trace%s, ", nt, nt == 1 ? "" : "s");
-	printf("%.1f MB)\n", (double)bytes / 1e6);
+	char mb[32];
+	numfmt_nonzero((double)bytes / 1e6, 1, mb, sizeof(mb));
+	printf("%s%s)\n", bytes >= 0 ? mb : "size unknown", bytes >= 0 ? " MB" : "");
 	free(safe);
 }
 
