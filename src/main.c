@@ -659,7 +659,7 @@ static int run_mode(struct cli *cli, struct run *run)
 	enum cli_mode mode = pick_mode(cli);
 	if (compat_refused(cli, mode, run))
 		return 2;
-	note_unused_options(&cli->opts, run);
+	note_unused_options(&cli->opts, &run, 1);
 	if (cli->opts.follow && !follow_applies(run)) {
 		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
 		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
@@ -741,9 +741,12 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	meter_clear(&prog->m);
 	enum cli_mode mode = pick_mode(cli);
 	int rc = -1;
-	if (compat_refused(cli, mode, compare_side(c, 0)) || compat_refused(cli, mode, compare_side(c, 1)))
+	struct run *sides[2] = { compare_side(c, 0), compare_side(c, 1) };
+	if (compat_refused(cli, mode, sides[0]) || compat_refused(cli, mode, sides[1]))
 		rc = 2;
-	else if (mode == MODE_TUI)
+	else
+		note_unused_options(&cli->opts, sides, 2);
+	if (rc < 0 && mode == MODE_TUI)
 		rc = ui_run_compare(c, &cli->opts);
 	bool quality = rc < 0; /* --print and --export say each side's, as for one run */
 	if (rc < 0 && mode == MODE_EXPORT) {

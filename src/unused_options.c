@@ -36,16 +36,29 @@ static bool steps_ranked(struct run *run)
 	return !flat;
 }
 
-void note_unused_options(const struct opts *o, struct run *run)
+enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, RUNTIME, NFAM };
+
+/* The input families of run that options may be for, or'd into applies. */
+static void families_of(const struct opts *o, struct run *run, bool applies[NFAM])
 {
-	if (run_is_empty(run))
-		return;
 	const struct sweep_set *sw = run->sweep ? sweep_derived(run) : NULL;
-	bool steps = run->steps && steps_nranks(run->steps) > 0;
-	enum { STEPS, RANKS, TRACES, SWEEPS, SIZING, RUNTIME, NFAM };
 	bool ranked = o->ranks && steps_ranked(run);   /* listed only for --ranks: it may list a dir */
-	const bool applies[NFAM] = { steps, ranked || run->trace, run->trace != NULL, sw && sw->ncfg > 0,
-				     sizing_fit(sw), sw && sw->nnat > 0 };
+	applies[STEPS] |= run->steps && steps_nranks(run->steps) > 0;
+	applies[RANKS] |= ranked || run->trace;
+	applies[TRACES] |= run->trace != NULL;
+	applies[SWEEPS] |= sw && sw->ncfg > 0;
+	applies[SIZING] |= sizing_fit(sw);
+	applies[RUNTIME] |= sw && sw->nnat > 0;
+}
+
+void note_unused_options(const struct opts *o, struct run *const *runs, size_t nruns)
+{
+	bool applies[NFAM] = { false };
+	for (size_t r = 0; r < nruns; r++) {
+		if (run_is_empty(runs[r]))
+			return;
+		families_of(o, runs[r], applies);
+	}
 	static const char *const to[NFAM] = {
 		"step records", "rank dirs or traces", "Kineto traces", "GenAI-Perf sweeps",
 		"GPU sizing (NAT output, or a GenAI-Perf concurrency sweep with a p95 latency fit)",
@@ -77,9 +90,10 @@ void note_unused_options(const struct opts *o, struct run *run)
 			k++;
 		}
 		if (k)
-			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and this run has none\n", names, to[f]);
+			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and %s\n", names, to[f],
+				nruns == 1 ? "this run has none" : "neither run has any");
 	}
-	if (o->ranks_per_node > 0 && steps && steps_nodes_every_host(run))
+	if (nruns == 1 && o->ranks_per_node > 0 && applies[STEPS] && steps_nodes_every_host(runs[0]))
 		fprintf(stderr, "tscope-tui: --ranks-per-node ignored: every rank records a hostname; nodes are by "
 				"hostname\n");
 }

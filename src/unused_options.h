@@ -8,8 +8,9 @@
 #include "model/opts.h"
 #include "model/run.h"
 
-/* One stderr line per input family the run lacks whose options were given, and one for
- * --ranks-per-node when every rank records a hostname; nothing for an empty run. */
-void note_unused_options(const struct opts *o, struct run *run);
+/* One stderr line per input family the runs (one, or the two sides of a comparison) lack
+ * whose options were given, and for one run one for --ranks-per-node when every rank
+ * records a hostname; nothing when a run is empty. */
+void note_unused_options(const struct opts *o, struct run *const *runs, size_t nruns);
 
 #endif

@@ -8,7 +8,8 @@
 # The sizing options apply to NAT output and to a GenAI-Perf concurrency sweep with a p95
 # latency fit (--target-runtime to NAT output alone): on a Cerebras file or a request-rate
 # sweep they are named as ignored. --ranks-per-node on a run whose every rank records a
-# hostname (the node roll-up groups by hostname then) is named as ignored.
+# hostname (the node roll-up groups by hostname then) is named as ignored. A comparison of
+# two runs names the options neither run has a family for ("neither run has any").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -74,4 +75,15 @@ tap_check "--ranks-per-node where every rank records a hostname: named as ignore
 	'grep -qx "tscope-tui: --ranks-per-node ignored: every rank records a hostname; nodes are by hostname" \
 		hosts.err &&
 	 [ "$(tail -n +2 hosts.csv | cut -d, -f12 | sort -u)" = hostname ]'
+cp -r rr rr2 && printf "computation ^gemm_x\n" >kc.txt
+"$TSCOPE_BIN" --print --no-index --objective ttft_p99:1 --kernel-classes kc.txt --target-users 3 "$demo" hosts \
+	>pair.out 2>pair.err
+"$TSCOPE_BIN" --print --no-index --warmup 5 --flops-per-step 1e9 rr rr2 >swp.out 2>swp.err
+tap_check "a comparison: the options neither run has a family for named, once each" \
+	'grep -qx "tscope-tui: --objective ignored: for GenAI-Perf sweeps only, and neither run has any" pair.err &&
+	 grep -qx "tscope-tui: --kernel-classes ignored: for Kineto traces only, and neither run has any" pair.err &&
+	 grep -qx "tscope-tui: --target-users ignored: for $fit only, and neither run has any" pair.err &&
+	 [ "$(grep -c ignored pair.err)" -eq 3 ] &&
+	 grep -qx "tscope-tui: --warmup and --flops-per-step ignored: for step records only, and neither run has any" \
+		swp.err'
 tap_plan
