@@ -249,7 +249,13 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 	table_set_num_opt(t, r, c->target_conc, e->conc, e->ok);
 	table_set_num_opt(t, r, c->s_gpus, s_gpus, has_s_gpus);
 	table_set_num_opt(t, r, c->gpus, e->gpus, e->ok);
-	if (!e->ok && e->err)
+	char need[96];
+	sweep_sizing_needs(s, strstr(metric, "runtime") ? "--target-runtime" : "--target-latency", target, need,
+			   sizeof(need));
+	if (!e->ok && cf->ok && !cf->poor && *need) { /* fit_gpu_estimate's "needs ...": the options not given */
+		snprintf(buf, sizeof(buf), "needs %s", need);
+		table_set_text(t, r, c->note, buf);
+	} else if (!e->ok && e->err)
 		table_set_text(t, r, c->note, e->err);
 	else if (!cf->ok && cf->err)
 		table_set_text(t, r, c->note, cf->err);

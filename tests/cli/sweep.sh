@@ -5,7 +5,7 @@
 # sizing, sizing_points, gpu_telemetry and cerebras, the --print section, the fits' units
 # (seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency, as the report), objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
-# a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
+# the sizing note naming only the options not given, a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
 # the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
 # the headline without targets (tests/cli/sweep_headline.sh has the rest), the series table's
 # numbers never cut (1e15 or more in exponent form, columns as wide as their figures), and the real medium sweep
@@ -91,6 +91,10 @@ nat_job "$TMP/nat2/online/job_1752000100" 1752000100 "8 7.90895 2.10668" "16 12.
 tap_rc $? "--export sizing exits 0 on a NAT output directory"
 sed "s|$TMP|TMP|g" "$TMP/sizing.csv" >"$TMP/sizing.out"
 golden sweep_sizing.csv "$TMP/sizing.out" "sizing golden (fits, 75.3516 GPUs, stored vs recomputed)"
+"$BIN" --export sizing --target-users 100 --test-gpus 8 "$TMP/nat" >"$TMP/sizing_some.csv" 2>/dev/null
+tap_check "sizing: each fit's note names only the option still missing" \
+	'grep -q ",llm_latency_p95,.*,needs --target-latency\$" "$TMP/sizing_some.csv" &&
+	 grep -q ",workflow_runtime_p95,.*,needs --target-runtime\$" "$TMP/sizing_some.csv"'
 grep -q ',workflow_runtime_p95,6,0.6568376759061832,0.6568376759061832,' "$TMP/sizing.csv"
 tap_rc $? "sizing: runtime slope stored = recomputed"
 grep -q 'llm_latency_p95,.*,32,no,' "$TMP/sizing.csv"
