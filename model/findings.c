@@ -20,6 +20,8 @@ void evidence_free(struct evidence *ev)
 {
 	free(ev->series);
 	free(ev->name);
+	free(ev->also[0]);
+	free(ev->also[1]);
 	free(ev->steps);
 	*ev = evidence_none();
 }
@@ -30,17 +32,27 @@ size_t evidence_filter(const struct evidence *ev, const struct table *t, struct 
 	size_t n = 0, k = 0;
 	shown[0] = '\0';
 	if (ev->name) {
-		int c = ev->match != COL_ROLE_NONE ? table_col_role(t, ev->match) : -1;
+		int c = ev->match != COL_ROLE_NONE ? table_col_role(t, ev->match)
+			: ev->match_col ? table_col_index(t, ev->match_col) : -1;
 		out[n++] = (struct filter_term){ .col = c, .op = c >= 0 ? FILTER_IS : FILTER_HAS, .text = ev->name };
 		k += (size_t)snprintf(shown + k, shownn - k, c >= 0 ? "%s=%s" : "%s%s", c >= 0 ? t->col[c].name : "",
 				      ev->name);
 	}
+	for (size_t i = 0; i < ARRAY_LEN(ev->also) && ev->also[i]; i++) {
+		int c = table_col_index(t, ev->also_col[i]);
+		if (c < 0)
+			continue;
+		out[n++] = (struct filter_term){ .col = c, .op = FILTER_IS, .text = ev->also[i] };
+		if (k < shownn)
+			k += (size_t)snprintf(shown + k, shownn - k, "%s%s=%s", n > 1 ? " " : "", t->col[c].name,
+					      ev->also[i]);
+	}
 	int cr = table_col_role(t, COL_ROLE_RANK), cs = table_col_role(t, COL_ROLE_STEP);
-	if (ev->rank >= 0 && cr >= 0 && k < shownn) {
+	if (ev->rank >= 0 && cr >= 0 && n < 3 && k < shownn) {
 		out[n++] = (struct filter_term){ .col = cr, .op = FILTER_EQ, .num = ev->rank };
 		k += (size_t)snprintf(shown + k, shownn - k, "%s%s=%d", n > 1 ? " " : "", t->col[cr].name, ev->rank);
 	}
-	if (ev->step_lo >= 0 && cs >= 0 && k < shownn) {
+	if (ev->step_lo >= 0 && cs >= 0 && n < 3 && k < shownn) {
 		out[n++] = (struct filter_term){ .col = cs, .op = FILTER_EQ, .num = (double)ev->step_lo };
 		snprintf(shown + k, shownn - k, "%s%s=%ld", n > 1 ? " " : "", t->col[cs].name, ev->step_lo);
 	}
@@ -90,6 +102,8 @@ static void finding_copy(struct finding_list *out, const struct finding *f)
 	struct evidence ev = f->ev;
 	ev.series = f->ev.series ? xstrdup(f->ev.series) : NULL;
 	ev.name = f->ev.name ? xstrdup(f->ev.name) : NULL;
+	for (size_t i = 0; i < ARRAY_LEN(ev.also); i++)
+		ev.also[i] = f->ev.also[i] ? xstrdup(f->ev.also[i]) : NULL;
 	ev.steps = NULL;
 	if (f->ev.nsteps) {
 		ev.steps = xmalloc(f->ev.nsteps * sizeof(*ev.steps));

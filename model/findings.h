@@ -25,8 +25,9 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
  *                       step range: the whole run)
  *   EV_BUDGET           the Budget pane at rank
  *   EV_KERNEL, EV_TASK  the rows of view `view` that match (evidence_filter): `name` in
- *                       the column with role `match` (exactly; COL_ROLE_NONE: a
- *                       substring of any text column), rank and step when >= 0
+ *                       the column with role `match` or named `match_col` (exactly;
+ *                       neither: a substring of any text column), each `also[i]` exactly
+ *                       in the column named `also_col[i]`, rank and step when >= 0
  *   EV_CONFIG, EV_SOURCE, EV_ROW, EV_FINDING
  *                       the row of view `view` whose ref is `item` (EV_FINDING: the
  *                       finding number `item` in run_findings order: its own evidence) */
@@ -56,6 +57,9 @@ struct evidence {
 	const char *view;    /* static: the view that holds the rows (see enum evidence_kind) */
 	const char *grid;    /* static, EV_RANK: the heatmap grid, NULL: the default heatmap */
 	enum col_role match; /* EV_KERNEL/EV_TASK: the column role `name` must equal */
+	const char *match_col; /* static: or, with match COL_ROLE_NONE, the column so named */
+	const char *also_col[2]; /* static, EV_TASK: columns that must hold also[i] too (a DASF worker) */
+	char *also[2];       /* owned, NULL when unused */
 };
 
 struct finding {
@@ -115,7 +119,7 @@ struct finding *findings_add(struct finding_list *l, const char *id, enum severi
 			     struct evidence ev);
 /* An evidence value with every field "none". */
 struct evidence evidence_none(void);
-/* Free ev's heap members (series, name, steps) and make it none. */
+/* Free ev's heap members (series, name, also, steps) and make it none. */
 void evidence_free(struct evidence *ev);
 /* The structured filter that shows ev's rows in table t (EV_KERNEL, EV_TASK): up to 3
  * terms into out, and their text form into shown. Returns the number of terms (0: no

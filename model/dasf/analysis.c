@@ -8,7 +8,11 @@
  * event earliest in database order with ts <= t <= ts + dur) by a sweep over samples
  * sorted by time and a min-heap of database indices: O((E + R) log E), not O(E x R).
  * Where DASF would raise (division by a zero duration or total), the value is missing;
- * a negative or non-finite duration (dasf_dur_usable) is missing wherever time is summed. */
+ * a negative or non-finite duration (dasf_dur_usable) is missing wherever time is summed,
+ * and so is every sum it is part of (its group's, its worker's shares, the total task
+ * time): the sum without it is no total. Shares of sums that overflow are computed from
+ * scaled sums. A task without a usable duration, or a key with no Compute event that a
+ * task which ran depends on (its event is lost), leaves the critical path unknown. */
 #include "model/dasf/internal.h"
 
 #include <math.h>
@@ -153,23 +157,55 @@ static uint32_t find_cycle(const struct dasf_an *an, const uint32_t *indeg, uint
 	return v;
 }
 
-/* The keys whose task has no usable duration: how many, and the first (untimed_node). */
+/* Whether key v depends on another key. */
+static bool has_pred(const struct dasf_an *an, uint32_t v)
+{
+	for (uint32_t k = an->pred_off[v]; k < an->pred_off[v + 1]; k++)
+		if (an->pred[k] != v)
+			return true;
+	return false;
+}
+
+/* Whether a key with a Compute event depends on key v. */
+static bool feeds_task(const struct dasf_an *an, uint32_t v)
+{
+	for (uint32_t k = an->succ_off[v]; k < an->succ_off[v + 1]; k++)
+		if (an->succ[k] != v && an->node_task[an->succ[k]] != DASF_NONE)
+			return true;
+	return false;
+}
+
+/* Count a node in *n, keeping the first in *first. */
+static void count_node(uint32_t v, uint32_t *first, size_t *n)
+{
+	if (!(*n)++)
+		*first = v;
+}
+
+/* The keys whose task has no usable duration (untimed) and those named only as a
+ * dependency or dependent, with no Compute event: between a key and a task that ran
+ * (eventless: the task ran after it, so it ran too and its event is lost) or not (loose:
+ * an input held before, or a key the profile saw no task need); how many of each and the
+ * first. */
 static void untimed_nodes(const struct dasf_db *db, struct dasf_an *an)
 {
-	an->untimed_node = DASF_NONE;
+	an->untimed_node = an->eventless_node = an->loose_node = DASF_NONE;
 	for (size_t v = 0; v < db->keys.n; v++) {
 		uint32_t ti = an->node_task[v];
-		if (ti == DASF_NONE || dasf_dur_usable(db->task[ti].dur))
-			continue;
-		if (!an->untimed_nodes++)
-			an->untimed_node = (uint32_t)v;
+		if (ti == DASF_NONE && has_pred(an, (uint32_t)v) && feeds_task(an, (uint32_t)v))
+			count_node((uint32_t)v, &an->eventless_node, &an->eventless_nodes);
+		else if (ti == DASF_NONE)
+			count_node((uint32_t)v, &an->loose_node, &an->loose_nodes);
+		else if (!dasf_dur_usable(db->task[ti].dur))
+			count_node((uint32_t)v, &an->untimed_node, &an->untimed_nodes);
 	}
 }
 
-/* Longest chain by summed duration (Kahn order). With a dependency cycle there is none:
- * the path is left empty and a node of the cycle named (cycle_node); nor is there one
- * when a task has no usable duration (untimed_node): any chain through it could be the
- * longest, so its time is never taken as 0. */
+/* Longest chain of tasks by summed duration (Kahn order). With a dependency cycle there
+ * is none: the path is left empty and a node of the cycle named (cycle_node); nor is there
+ * one when a task has no usable duration (untimed_node) or its Compute event is lost
+ * (eventless_node): any chain through it could be the longest, so its time is never
+ * taken as 0. A loose key (no event, at a chain's start or end) is on no chain. */
 static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 {
 	size_t nnode = db->keys.n;
@@ -193,15 +229,16 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 	uint32_t end = DASF_NONE;
 	while (qh < qt) {
 		uint32_t v = queue[qh++];
-		double w = an->node_task[v] == DASF_NONE ? 0.0 : db->task[an->node_task[v]].dur;
+		bool task = an->node_task[v] != DASF_NONE;
+		double w = task ? db->task[an->node_task[v]].dur : 0.0;
 		dist[v] = best_in[v] + (dasf_dur_usable(w) ? w : 0.0); /* else the path is dropped below */
-		if (end == DASF_NONE || dist[v] > dist[end])
+		if (task && (end == DASF_NONE || dist[v] > dist[end]))
 			end = v;
 		for (uint32_t k = an->succ_off[v]; k < an->succ_off[v + 1]; k++) {
 			uint32_t s = an->succ[k];
 			if (s == v)
 				continue;
-			if (from[s] == DASF_NONE || dist[v] > best_in[s]) {
+			if (task && (from[s] == DASF_NONE || dist[v] > best_in[s])) {
 				best_in[s] = dist[v];
 				from[s] = v;
 			}
@@ -217,7 +254,7 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 		an->cycle_node = find_cycle(an, indeg, v, an->cyclic, &an->cycle_len);
 		end = DASF_NONE;
 	}
-	if (an->untimed_nodes)
+	if (an->untimed_nodes || an->eventless_nodes)
 		end = DASF_NONE;
 	size_t n = 0;
 	for (uint32_t v = end; v != DASF_NONE; v = from[v])
@@ -235,14 +272,26 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 
 /* ---- function_bottleneck and task_bottleneck ---- */
 
+/* Shares of task time are also summed with every duration times 2^-SHARE_SCALE (exact: a
+ * power of two), so that a share is still known when the plain sums overflow. */
+#define SHARE_SCALE 64
+
 struct group {
 	uint32_t ht, host, thread, id; /* id: function name (strs) or task key (keys) */
 	uint32_t order;                /* creation order */
 	double dur;                    /* summed usable durations */
+	double scaled;                 /* the same, scaled by 2^-SHARE_SCALE */
 	long double data;              /* summed input sizes */
 	double thr;                    /* summed throughputs */
 	size_t ntasks, nthr, ndur;     /* ndur: tasks with a usable duration */
 	uint32_t head, tail;
+};
+
+/* A worker's (host, thread's) task time: the sum of its groups' (dur, scaled) and its
+ * tasks without a usable duration. */
+struct worker_total {
+	double dur, scaled;
+	size_t untimed;
 };
 
 static int group_dasf_order(const void *a, const void *b)
@@ -254,9 +303,9 @@ static int group_dasf_order(const void *a, const void *b)
 }
 
 /* Group Compute events by (host, thread, name or key) in DASF's dict order; fills the
- * per-(host, thread) totals (sum of the group durations, in that order). */
+ * per-(host, thread) totals (sums of the group durations, in that order). */
 static struct group *group_tasks(const struct dasf_db *db, const struct dasf_an *an, bool by_key,
-				 uint32_t *task_next, size_t *ngroup, double **ht_total)
+				 uint32_t *task_next, size_t *ngroup, struct worker_total **ht_total)
 {
 	struct dasf_map hts = { 0 }, groups = { 0 };
 	struct group *g = NULL;
@@ -274,6 +323,7 @@ static struct group *group_tasks(const struct dasf_db *db, const struct dasf_an 
 		struct group *gr = &g[gi];
 		if (dasf_dur_usable(t->dur)) {
 			gr->dur += t->dur;
+			gr->scaled += ldexp(t->dur, -SHARE_SCALE);
 			gr->ndur++;
 		}
 		gr->ntasks++;
@@ -294,18 +344,32 @@ static struct group *group_tasks(const struct dasf_db *db, const struct dasf_an 
 	if (n)
 		qsort(g, n, sizeof(*g), group_dasf_order);
 	*ht_total = xcalloc(hts.n + 1, sizeof(**ht_total));
-	for (size_t i = 0; i < n; i++)
-		(*ht_total)[g[i].ht] += g[i].dur;
+	for (size_t i = 0; i < n; i++) {
+		struct worker_total *w = &(*ht_total)[g[i].ht];
+		w->dur += g[i].dur;
+		w->scaled += g[i].scaled;
+		w->untimed += g[i].ntasks - g[i].ndur;
+	}
 	dasf_map_free(&hts);
 	dasf_map_free(&groups);
 	*ngroup = n;
 	return g;
 }
 
-/* A group's summed duration, NaN (missing) when none of its tasks has a usable one. */
+/* A group's summed duration, NaN (missing) when a task of it has no usable one: the sum
+ * without it is not the group's time. */
 static double group_dur(const struct group *g)
 {
-	return g->ndur ? g->dur : NAN;
+	return g->ndur == g->ntasks ? g->dur : NAN;
+}
+
+/* The mean usable duration of a group's tasks (from the scaled sum when the plain one
+ * overflows), NaN when none has one. */
+static double mean_dur(const struct group *g)
+{
+	if (!g->ndur)
+		return NAN;
+	return isfinite(g->dur) ? g->dur / (double)g->ndur : ldexp(g->scaled / (double)g->ndur, SHARE_SCALE);
 }
 
 /* Stable descending sort key: duration, then DASF order (index). NaN last. */
@@ -338,9 +402,14 @@ static size_t *order_by_duration(const struct group *g, size_t n)
 	return ord;
 }
 
-static double percent(double dur, double total)
+/* A group's share of its worker's task time (%): NaN (missing) when a task of the worker
+ * has no usable duration (the worker's time is unknown) or the worker's time is 0 (DASF
+ * divides by zero there); from the scaled sums when the plain ones overflow. */
+static double percent(const struct group *g, const struct worker_total *w)
 {
-	return total != 0.0 ? dur / total * 100 : NAN; /* DASF divides by zero here */
+	if (w->untimed || w->dur == 0.0)
+		return NAN;
+	return isfinite(w->dur) ? g->dur / w->dur * 100 : g->scaled / w->scaled * 100;
 }
 
 struct res_acc {
@@ -419,7 +488,7 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 {
 	an->task_next = xmalloc((db->ntask + 1) * sizeof(*an->task_next));
 	size_t n;
-	double *total;
+	struct worker_total *total;
 	struct group *g = group_tasks(db, an, false, an->task_next, &n, &total);
 	struct res_acc *acc = match_resources(db, an);
 	size_t *ord = order_by_duration(g, n);
@@ -430,13 +499,14 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 		const struct res_acc *a = &acc[gr->id];
 		an->fn[r] = (struct dasf_fn_row){
 			.host = gr->host, .thread = gr->thread, .name = gr->id,
-			.dur = group_dur(gr), .pct = percent(group_dur(gr), total[gr->ht]),
+			.dur = group_dur(gr), .pct = percent(gr, &total[gr->ht]),
+			.mean_s = mean_dur(gr),
 			.util = a->nutil ? (double)(a->util / a->nutil) : 0,
 			.mem_gb = a->nmem ? (double)(a->mem / a->nmem) / 1e9 : 0,
 			.nres = a->nutil, .nmem = a->nmem,
 			.data_mb = (double)(gr->data / gr->ntasks) / 1e6,
 			.thr_mbs = gr->nthr ? gr->thr / gr->nthr / 1e6 : 0, .nthr = gr->nthr,
-			.ntasks = gr->ntasks, .ndur = gr->ndur, .first_task = gr->head,
+			.ntasks = gr->ntasks, .first_task = gr->head,
 		};
 	}
 	an->idle_by_name = xcalloc(db->strs.n + 1, sizeof(*an->idle_by_name));
@@ -448,7 +518,7 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 			an->total_dur += db->task[i].dur;
 			nusable++;
 		}
-	if (!nusable)
+	if (!db->ntask || nusable < db->ntask) /* none, or a task's time is unknown */
 		an->total_dur = NAN;
 	free(ord);
 	free(acc);
@@ -467,7 +537,7 @@ static void task_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 			an->has_last_size[db->task[i].key] = true;
 		}
 	size_t n;
-	double *total;
+	struct worker_total *total;
 	struct group *g = group_tasks(db, an, true, NULL, &n, &total);
 	size_t *ord = order_by_duration(g, n);
 	an->tb = xcalloc(n + 1, sizeof(*an->tb));
@@ -476,7 +546,7 @@ static void task_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 		const struct group *gr = &g[ord[r]];
 		an->tb[r] = (struct dasf_tb_row){
 			.host = gr->host, .thread = gr->thread, .key = gr->id,
-			.dur = group_dur(gr), .pct = percent(group_dur(gr), total[gr->ht]),
+			.dur = group_dur(gr), .pct = percent(gr, &total[gr->ht]),
 		};
 	}
 	free(ord);
@@ -506,7 +576,7 @@ static void task_balance(const struct dasf_db *db, struct dasf_an *an)
 	size_t nsec = 0, seccap = 0, nth = 0, thcap = 0;
 	for (size_t i = 0; i < db->nmem; i++) {
 		double ts = db->mem[i].ts;
-		if (!isfinite(ts) || fabs(ts) > 9e15)
+		if (!isfinite(ts)) /* else within DASF_MEM_TS_MAX (the loader skips the rest) */
 			continue;
 		long long s = (long long)ts; /* int() truncates toward zero */
 		if (dasf_map_get_or_add(&secs, (uint64_t)s, (uint32_t)nsec) == nsec) {
@@ -543,7 +613,7 @@ static void task_balance(const struct dasf_db *db, struct dasf_an *an)
 		an->bal_bytes[k] = NAN;
 	for (size_t i = 0; i < db->nmem; i++) {
 		double ts = db->mem[i].ts;
-		if (!isfinite(ts) || fabs(ts) > 9e15)
+		if (!isfinite(ts)) /* else within DASF_MEM_TS_MAX (the loader skips the rest) */
 			continue;
 		size_t r = dasf_map_find(&secs, (uint64_t)(long long)ts);
 		size_t c = dasf_map_find(&thr, db->mem[i].thread);

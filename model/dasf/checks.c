@@ -4,8 +4,10 @@
  * (one host's files whatever their plugins, <name>-<unixtime> prefixes that differ, or
  * one worker's tasks in two files that names do not tell apart), a database read twice
  * (a copy under another name) and records written twice in one file. DASF itself adds
- * every database given (spec formats.md §1.4: no merge, no dedupe), and so do the views;
- * these only warn, naming the files, so that a summed result is never silent. */
+ * every database given (spec formats.md §1.4: no merge, no dedupe), and so do the views
+ * for tasks; these warn, naming the files, so that a summed result is never silent. GPU
+ * samples and Managed Memory events a later file repeats (a copy) are left out, said: they
+ * change no figure of DASF's, only the counts (and so the GPU idle rule's sample count). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,113 @@ static void check_copies(struct run *run, bool *warned)
 	free(rp.self_key);
 }
 
+/* GPU samples and Managed Memory events of a file that repeat those of an earlier file (a
+ * copy of a database read twice): unlike a task's time, DASF's figures from them (a mean
+ * GPU utilisation, the last task count of a second) do not change when one is read twice,
+ * but the counts (GPU samples, the GPU idle rule's) would: each is kept once. One kind: */
+struct event_kind {
+	const char *what, *same;      /* "GPU sample", "the same host, timestamp and values" */
+	char *v;                      /* db->res or db->mem */
+	size_t *n, size;              /* their count; the size of one */
+	size_t *(*end)(struct dasf_file *f);          /* the file's end in v */
+	uint64_t (*key)(const void *e);               /* equal for repeats */
+	bool (*equal)(const void *a, const void *b);  /* a repeat */
+};
+
+static uint32_t pair_hash(double a, double b)
+{
+	return ts_hash(a) * 31u ^ ts_hash(b);
+}
+
+static size_t *res_end(struct dasf_file *f)
+{
+	return &f->res_end;
+}
+
+static uint64_t res_key(const void *e)
+{
+	const struct dasf_res *r = e;
+	return (uint64_t)r->host << 32 | pair_hash(r->ts, r->gpu_util);
+}
+
+static bool res_equal(const void *a, const void *b)
+{
+	const struct dasf_res *x = a, *y = b;
+	return x->host == y->host && x->ts == y->ts && x->gpu_util == y->gpu_util && x->has_mem == y->has_mem &&
+	       (!x->has_mem || x->gpu_mem == y->gpu_mem);
+}
+
+static size_t *mem_end(struct dasf_file *f)
+{
+	return &f->mem_end;
+}
+
+static uint64_t mem_key(const void *e)
+{
+	const struct dasf_mem *m = e;
+	return (uint64_t)m->thread << 32 | pair_hash(m->ts, (double)m->tasks);
+}
+
+static bool mem_equal(const void *a, const void *b)
+{
+	const struct dasf_mem *x = a, *y = b;
+	return x->host == y->host && x->thread == y->thread && x->ts == y->ts && x->tasks == y->tasks &&
+	       x->has_bytes == y->has_bytes && (!x->has_bytes || x->bytes == y->bytes);
+}
+
+/* Leaves out the events of kind k that repeat an event of an earlier file, keeping the
+ * order, and moves the files' ends; per file, how many were left out (ncopy) and the
+ * earlier file of the first (copy_of). */
+static void drop_repeats(struct dasf_db *db, const struct event_kind *k, size_t *ncopy, uint32_t *copy_of)
+{
+	struct dasf_map seen = { 0 };
+	uint32_t *file_of = xmalloc((*k->n + 1) * sizeof(*file_of)); /* of each kept event */
+	size_t f = 0, kept = 0;
+	for (size_t i = 0; i < *k->n; i++) {
+		for (; f < db->nfiles && i >= *k->end(&db->files[f]); f++)
+			*k->end(&db->files[f]) = kept;
+		const char *e = k->v + i * k->size;
+		uint32_t first = dasf_map_get_or_add(&seen, k->key(e), (uint32_t)kept);
+		if (first != kept && f < db->nfiles && file_of[first] != f && k->equal(k->v + first * k->size, e)) {
+			if (!ncopy[f]++)
+				copy_of[f] = file_of[first];
+			continue;
+		}
+		memmove(k->v + kept * k->size, e, k->size);
+		file_of[kept++] = (uint32_t)f;
+	}
+	for (; f < db->nfiles; f++)
+		*k->end(&db->files[f]) = kept;
+	*k->n = kept;
+	free(file_of);
+	dasf_map_free(&seen);
+}
+
+/* Events of kind k repeated in a later file (a copy): left out, one warning per file naming
+ * the earlier one. */
+static void check_event_copies(struct run *run, const struct event_kind *k, bool *warned)
+{
+	struct dasf_db *db = run->dasf;
+	size_t *ncopy = xcalloc(db->nfiles + 1, sizeof(*ncopy));
+	uint32_t *copy_of = xmalloc((db->nfiles + 1) * sizeof(*copy_of));
+	drop_repeats(db, k, ncopy, copy_of);
+	for (size_t j = 0; j < db->nfiles; j++) {
+		if (!ncopy[j])
+			continue;
+		char *a = text_sanitize_dup(db->files[copy_of[j]].path, 0);
+		char *b = text_sanitize_dup(db->files[j].path, 0);
+		diag_add(&run->diags, DIAG_WARN, db->files[j].path, -1, -1, -1,
+			 "%zu %s%s of %s %s of %s (%s): a copy of a database? The repeats are left out, so each "
+			 "counts once", ncopy[j], k->what, ncopy[j] == 1 ? "" : "s", b,
+			 ncopy[j] == 1 ? "repeats one" : "repeat those", a, k->same);
+		warned[j] = true;
+		free(a);
+		free(b);
+	}
+	free(ncopy);
+	free(copy_of);
+}
+
 /* Whether the names of files i and j say they are two hosts' (DASF's plugin names). */
 static bool named_other_hosts(const struct dasf_db *db, size_t i, size_t j)
 {
@@ -255,6 +364,13 @@ void dasf_finalize(struct run *run)
 	bool *warned = xcalloc(run->dasf->nfiles + 1, sizeof(*warned));
 	check_two_runs(run, warned);
 	check_copies(run, warned);
+	struct dasf_db *db = run->dasf;
+	const struct event_kind res = { "GPU sample", "the same host, timestamp and values", (char *)db->res, &db->nres,
+					sizeof(*db->res), res_end, res_key, res_equal };
+	const struct event_kind mem = { "Managed Memory event", "the same worker, timestamp and counts",
+					(char *)db->mem, &db->nmem, sizeof(*db->mem), mem_end, mem_key, mem_equal };
+	check_event_copies(run, &res, warned);
+	check_event_copies(run, &mem, warned);
 	check_shared_workers(run, warned);
 	free(warned);
 	if (run->dasf->ntask)

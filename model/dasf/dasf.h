@@ -30,9 +30,9 @@ int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_
 
 /* Tasks (Compute events) in database order, for `Enter` on a function: a new table
  * "tasks" with one row per event whose args.name is `function`, or every event when
- * function is NULL (the registry view "tasks"): Task Key, Function, Host, GPU,
- * Duration (s), Timestamp (s, host clock), Input Data Size (MB), Throughput (MB/s),
- * Size (MB). Row ref = the event's index in the database. NULL (reason in err) when
+ * function is NULL (the registry view "tasks"): Task Key, Function, Host, Worker (the
+ * thread_id), GPU, Duration (s), Timestamp (s, host clock), Input Data Size (MB), Throughput
+ * (MB/s), Size (MB), Function group (dasf_function_groups' name). Row ref = the event's index in the database. NULL (reason in err) when
  * the run has no DASF tasks or none has that name. The caller frees the table. */
 struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn);
 
@@ -52,10 +52,11 @@ struct dasf_summary {
 	size_t files, tasks, functions, workers, hosts;
 	size_t function_groups;        /* functions as dasf_function_groups() groups them */
 	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
-	double total_task_s;           /* sum of the usable Compute durations (>= 0, finite), NaN
-	                                * when no task has one */
-	double critical_s;             /* duration along the critical path, NaN when there is none:
-	                                * a dependency cycle, or a task without a usable duration */
+	double total_task_s;           /* sum of the Compute durations (>= 0, finite), NaN when a
+	                                * task has no usable one, there is none or the sum overflows */
+	double critical_s;             /* duration along the critical path, NaN when there is none
+	                                * (a dependency cycle, a task without a usable duration, a
+	                                * key with no Compute event a task depends on) or it overflows */
 	const char *critical_na;       /* then why, briefly ("a dependency cycle"; static), else NULL */
 	size_t critical_len;           /* tasks on the critical path */
 	double span_s;                 /* the longest host's span, first task start to last task

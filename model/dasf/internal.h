@@ -109,9 +109,13 @@ struct dasf_task {
 	bool has_size;
 };
 
+/* A Managed Memory event's timestamp further from 0 than this (s) is skipped by the
+ * loader (warned of): task_balance's whole seconds and their offsets stay exact. */
+#define DASF_MEM_TS_MAX 9e15
+
 /* One "Managed Memory" event. */
 struct dasf_mem {
-	double ts;
+	double ts;             /* NaN, +-inf or within DASF_MEM_TS_MAX */
 	long long tasks;       /* args.tasks: keys held in the worker's memory */
 	long long bytes;       /* args.size: bytes held by the worker, valid when has_bytes */
 	bool has_bytes;
@@ -133,20 +137,21 @@ struct dasf_res {
 /* Results of every analysis, computed once (dasf_analyse) and read by the views. */
 struct dasf_fn_row {        /* one function_bottleneck row */
 	uint32_t host, thread, name;
-	double dur, pct;        /* NaN when no task of the group has a usable duration */
+	double dur, pct;        /* NaN when a task of the group has no usable duration; pct also
+	                         * when one of the worker's has none */
+	double mean_s;          /* mean usable duration, NaN when no task has one */
 	double util, mem_gb;    /* valid when nres > 0 / nmem > 0 */
 	size_t nres, nmem;
 	double data_mb;         /* mean input data size */
 	double thr_mbs;         /* mean throughput over tasks with a defined throughput */
 	size_t nthr;
 	size_t ntasks;
-	size_t ndur;            /* tasks with a usable duration (dasf_dur_usable): dur sums them */
 	uint32_t first_task;    /* head of the group's task list (dasf_an.task_next) */
 };
 
 struct dasf_tb_row {        /* one task_bottleneck row */
 	uint32_t host, thread, key;
-	double dur, pct;
+	double dur, pct;        /* missing as dasf_fn_row's */
 };
 
 struct dasf_an {
@@ -169,6 +174,14 @@ struct dasf_an {
 	uint32_t untimed_node;      /* a key whose task has no usable duration (DASF_NONE: none): then
 	                             * no critical path, as any chain through it could be the longest */
 	size_t untimed_nodes;       /* keys whose task has no usable duration */
+	uint32_t eventless_node;    /* a key with no Compute event that depends on a key and that a
+	                             * task depends on: it ran, its event is lost (DASF_NONE: none);
+	                             * then no critical path either */
+	size_t eventless_nodes;     /* such keys */
+	uint32_t loose_node;        /* a key with no Compute event at a chain's start (depending on no
+	                             * key: an input) or end (no task depends on it): on no chain, as
+	                             * the headline says (DASF_NONE: none) */
+	size_t loose_nodes;         /* such keys */
 	size_t cyclic;              /* nodes in or behind a dependency cycle: then no critical path */
 	uint32_t cycle_node;        /* a key on a cycle (DASF_NONE: the graph is acyclic) */
 	size_t cycle_len;           /* tasks on that cycle */
@@ -184,7 +197,8 @@ struct dasf_an {
 	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */
 	size_t res_matched, res_idle;
 	size_t *idle_by_name;       /* per function name (strs id): its idle samples */
-	double total_dur;           /* sum of the usable Compute durations, NaN when none is */
+	double total_dur;           /* sum of the Compute durations, NaN when a task has no usable
+	                             * one (or there is none), +inf when the sum overflows */
 };
 
 #define DASF_BALANCE_MAX_CELLS ((size_t)1 << 25)
@@ -192,6 +206,8 @@ struct dasf_an {
 struct dasf_file {
 	char *path;
 	size_t records;
+	size_t mem_end, res_end;    /* db->mem and db->res entries up to this file's last (events
+	                             * are in file order: the file's own begin at the previous end) */
 };
 
 struct dasf_db {

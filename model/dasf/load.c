@@ -225,11 +225,12 @@ static uint32_t intern_shape(struct dasf_intern *in, uint32_t *last, const struc
 	return *last;
 }
 
-static void skip_record(struct dasf_file_ctx *fc, long long off, const char *why, const char *what)
+static int skip_record(struct dasf_file_ctx *fc, long long off, const char *why, const char *what)
 {
 	fc->skipped++;
 	diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1, "%s%s%s%s", why,
 		 what ? " '" : "", what ? what : "", what ? "'" : "");
+	return -1;
 }
 
 /* Count value v (at the record at off) in t, keeping the first one's offset and text. */
@@ -341,15 +342,16 @@ static int ingest_memory(struct dasf_file_ctx *fc, const struct dasf_rec *r, dou
 {
 	struct dasf_db *db = fc->db;
 	long long tasks;
-	if (!dasf_mp_int(r->tasks, &tasks)) {
-		skip_record(fc, off, "Managed Memory event without an integer", "tasks");
-		return -1;
-	}
+	if (!dasf_mp_int(r->tasks, &tasks))
+		return skip_record(fc, off, "Managed Memory event without an integer", "tasks");
+	char why[80];
 	if (tasks < 0) {
-		char why[80];
 		snprintf(why, sizeof(why), "Managed Memory event with a negative tasks count (%lld)", tasks);
-		skip_record(fc, off, why, NULL);
-		return -1;
+		return skip_record(fc, off, why, NULL);
+	}
+	if (isfinite(ts) && fabs(ts) > DASF_MEM_TS_MAX) { /* task_balance cannot place it (NaN, inf: kept) */
+		snprintf(why, sizeof(why), "Managed Memory event with a timestamp too far from 0 (%g s)", ts);
+		return skip_record(fc, off, why, NULL);
 	}
 	xgrow((void **)&db->mem, &db->memcap, db->nmem + 1, sizeof(*db->mem));
 	struct dasf_mem *m = &db->mem[db->nmem++];
@@ -767,6 +769,8 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 			 strerror(im->err));
 	file_summary_diags(&fc);
 	db->files[fc.file].records = fc.records;
+	db->files[fc.file].mem_end = db->nmem;
+	db->files[fc.file].res_end = db->nres;
 	run_source_done(run, idx, fc.records, fc.skipped, im->err, partial || im->shrank);
 	return fc.records ? 0 : -1;
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* rules.c: the DASF family's finding rules (one function dominates, worker imbalance,
- * idle GPUs), over the memoized analyses, and what they could not judge; evidence names
- * a task function or a worker row of the "tasks" grid, sanitized as the tables hold the
- * names (so a drill-down finds the rows of a name the sanitizer rewrites). A task without
+/* rules.c: the DASF family's finding rules (one function dominates, worker imbalance over
+ * every worker the headline counts, idle GPUs), over the memoized analyses, and what they
+ * could not judge; evidence opens exactly a function's function_bottleneck rows (its tasks
+ * when its names differ by a per-call token) or a worker's row of the "tasks" grid (its tasks
+ * without one), names sanitized as the tables hold them (so a drill-down finds the rows of a
+ * name the sanitizer rewrites). A task without
  * a usable duration could change any share of task time, so the function and worker rules
  * are not judged while one exists (the not-judged item names the function or worker with
- * most of them). */
+ * most of them), nor while the summed task times overflow (named likewise). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,29 +27,39 @@
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
 
-/* The function_bottleneck rows that mention name (a function or a worker), sanitized as
- * the table holds it (a name the sanitizer rewrites would match no row otherwise). */
-static struct evidence task_evidence(const char *name)
+/* A function group's rows (dasf.h dasf_function_groups), its name sanitized as the tables
+ * hold it (a name the sanitizer rewrites would match no row otherwise): its
+ * function_bottleneck rows (Function exactly) when the group is one name, else (names that
+ * differ by a per-call token) its tasks (Function group exactly). */
+static struct evidence task_evidence(const char *group, bool stripped)
 {
 	struct evidence ev = evidence_none();
 	ev.kind = EV_TASK;
-	ev.view = "function_bottleneck";
-	ev.name = text_sanitize_dup(name, 0);
+	ev.view = stripped ? "tasks" : "function_bottleneck";
+	ev.match = stripped ? COL_ROLE_NONE : COL_ROLE_NAME;
+	ev.match_col = stripped ? "Function group" : NULL;
+	ev.name = text_sanitize_dup(group, 0);
 	return ev;
 }
 
-/* A worker: its row in the "tasks" grid (task balance heatmap) when it has one, else
- * its function_bottleneck rows; the name sanitized in both, as task_evidence's. */
-static struct evidence worker_evidence(struct run *run, const char *thread)
+/* A worker (host, thread): its row in the "tasks" grid (task balance heatmap) when it has
+ * one, else its tasks (Worker and Host exactly); names sanitized as task_evidence's. */
+static struct evidence worker_evidence(struct run *run, const char *host, const char *thread)
 {
-	long row = dasf_balance_row(run, thread);
-	if (row < 0)
-		return task_evidence(thread);
 	struct evidence ev = evidence_none();
-	ev.kind = EV_RANK;
-	ev.grid = "tasks";
-	ev.rank = (int)row;
 	ev.name = text_sanitize_dup(thread, 0);
+	long row = dasf_balance_row(run, thread);
+	if (row >= 0) {
+		ev.kind = EV_RANK;
+		ev.grid = "tasks";
+		ev.rank = (int)row;
+		return ev;
+	}
+	ev.kind = EV_TASK;
+	ev.view = "tasks";
+	ev.match_col = "Worker";
+	ev.also_col[0] = "Host";
+	ev.also[0] = text_sanitize_dup(host, 0);
 	return ev;
 }
 
@@ -121,7 +133,7 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	struct fn_times t;
 	function_times(run, &t);
 	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
-	if (t.n >= 2 && !t.untimed.n && t.total_s > 0 && !t.tie && share >= DOMINANT_SHARE) {
+	if (t.n >= 2 && !t.untimed.n && t.total_s > 0 && isfinite(t.total_s) && !t.tie && share >= DOMINANT_SHARE) {
 		const struct dasf_fn_group *g = &t.g[t.top];
 		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
@@ -137,10 +149,13 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 					 units_fixed(t.total_s, 3, total, sizeof(total)), t.n,
 					 units_fixed(g->n ? t.top_s / (double)g->n : 0, 4, mean, sizeof(mean)));
 		findings_add(out, "DASF.FUNCTION_DOMINATES", share >= DOMINANT_HIGH ? SEV_HIGH : SEV_MED, title, detail,
-			     "Optimise this function first: rechunk so its tasks are fewer and larger, "
-			     "fuse it with its neighbours, or run it on the GPU. Enter on it in "
-			     "function_bottleneck lists its tasks.",
-			     task_evidence(g->name));
+			     g->stripped ? "Optimise this function first: rechunk so its tasks are fewer and "
+					   "larger, fuse it with its neighbours, or run it on the GPU. Enter on it "
+					   "lists its tasks."
+					 : "Optimise this function first: rechunk so its tasks are fewer and "
+					   "larger, fuse it with its neighbours, or run it on the GPU. Enter on it "
+					   "in function_bottleneck lists its tasks.",
+			     task_evidence(g->name, g->stripped));
 		free(name);
 		free(names);
 		free(title);
@@ -149,34 +164,65 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	dasf_fn_groups_free(t.g, t.n);
 }
 
-/* Busy seconds per worker (host, thread) that has a task: busy[] (its usable durations)
- * and its thread name (strs id) in thread[] (xmalloc'd, ntask + 1 each); returns the
- * number of workers; the tasks without a usable duration in *untimed. */
-static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, struct untimed *untimed)
+/* The workers as the headline counts them (dasf_summarize): every (host, thread) with a task
+ * or a Managed Memory event, those with a task first; their busy seconds (the usable
+ * durations: 0 for the last `idle` ones, which ran no task); the tasks without a usable
+ * duration in untimed. The arrays are xmalloc'd (workers_free). */
+struct workers {
+	size_t n, idle;
+	double *busy;
+	uint32_t *host, *thread;  /* strs ids */
+	struct untimed untimed;
+};
+
+static void workers_read(const struct dasf_db *db, struct workers *ws)
 {
 	struct dasf_map m = { 0 };
-	*busy = xcalloc(db->ntask + 1, sizeof(**busy));
-	*thread = xmalloc((db->ntask + 1) * sizeof(**thread));
-	size_t *ntasks = xcalloc(db->ntask + 1, sizeof(*ntasks)), *nmissing = xcalloc(db->ntask + 1, sizeof(*nmissing));
-	size_t nw = 0;
-	for (size_t i = 0; i < db->ntask; i++) {
-		const struct dasf_task *k = &db->task[i];
-		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)k->host << 32 | k->thread, (uint32_t)nw);
-		if (w == nw)
-			(*thread)[nw++] = k->thread;
-		ntasks[w]++;
-		if (dasf_dur_usable(k->dur))
-			(*busy)[w] += k->dur;
-		else
-			nmissing[w]++;
+	size_t nev = db->ntask + db->nmem;
+	*ws = (struct workers){ .busy = xcalloc(nev + 1, sizeof(double)), .host = xmalloc((nev + 1) * sizeof(uint32_t)),
+				.thread = xmalloc((nev + 1) * sizeof(uint32_t)) };
+	size_t *ntasks = xcalloc(nev + 1, sizeof(*ntasks)), *nmissing = xcalloc(nev + 1, sizeof(*nmissing));
+	for (size_t i = 0; i < nev; i++) {
+		bool task = i < db->ntask;
+		uint32_t host = task ? db->task[i].host : db->mem[i - db->ntask].host;
+		uint32_t thread = task ? db->task[i].thread : db->mem[i - db->ntask].thread;
+		uint32_t w = dasf_map_get_or_add(&m, (uint64_t)host << 32 | thread, (uint32_t)ws->n);
+		if (w == ws->n) {
+			ws->host[ws->n] = host;
+			ws->thread[ws->n++] = thread;
+			ws->idle += !task;
+		}
+		if (task && dasf_dur_usable(db->task[i].dur))
+			ws->busy[w] += db->task[i].dur;
+		ntasks[w] += task;
+		nmissing[w] += task && !dasf_dur_usable(db->task[i].dur);
 	}
-	*untimed = (struct untimed){ 0 };
-	for (size_t w = 0; w < nw; w++)
-		untimed_add(untimed, w, nmissing[w], ntasks[w]);
+	for (size_t w = 0; w < ws->n; w++)
+		untimed_add(&ws->untimed, w, nmissing[w], ntasks[w]);
 	dasf_map_free(&m);
 	free(ntasks);
 	free(nmissing);
-	return nw;
+}
+
+static void workers_free(struct workers *ws)
+{
+	free(ws->busy);
+	free(ws->host);
+	free(ws->thread);
+}
+
+/* Busy seconds per worker (workers_read) in busy[] and thread names (strs ids) in thread[]
+ * (xmalloc'd); returns the number of workers; the tasks without a usable duration in
+ * *untimed. */
+static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, struct untimed *untimed)
+{
+	struct workers ws;
+	workers_read(db, &ws);
+	*busy = ws.busy;
+	*thread = ws.thread;
+	*untimed = ws.untimed;
+	free(ws.host);
+	return ws.n;
 }
 
 static void rule_worker_imbalance(struct run *run, struct finding_list *out)
@@ -184,38 +230,43 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	if (!run->dasf || !run->dasf->ntask)
 		return;
 	struct dasf_db *db = run->dasf;
-	double *busy;
-	uint32_t *thread;
-	struct untimed untimed;
-	size_t nw = worker_busy(db, &busy, &thread, &untimed);
+	struct workers ws;
+	workers_read(db, &ws);
+	const double *busy = ws.busy;
 	double sum = 0;
 	size_t hi = 0, lo = 0;
-	for (size_t w = 0; w < nw; w++) {
+	for (size_t w = 0; w < ws.n; w++) {
 		sum += busy[w];
 		hi = busy[w] > busy[hi] ? w : hi;
 		lo = busy[w] < busy[lo] ? w : lo;
 	}
-	double mean = nw ? sum / (double)nw : 0;
-	if (nw >= 2 && !untimed.n && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
-		const char *name = db->strs.str[thread[hi]];
+	double mean = ws.n ? sum / (double)ws.n : 0;
+	if (ws.n >= 2 && !ws.untimed.n && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
+		const char *name = db->strs.str[ws.thread[hi]];
 		char *title = xasprintf("Worker imbalance: %s is busy %.1fx the mean worker", name,
 					busy[hi] / mean);
-		char b_hi[40], b_lo[40], b_mean[40];
-		char *detail = xasprintf("%zu workers; busiest %s %s s of tasks, least busy %s %s s, "
+		char b_hi[40], b_lo[40], b_mean[40], idle[128] = "";
+		if (ws.idle)
+			snprintf(idle, sizeof(idle), " (%zu of them ran no task: Managed Memory events only, "
+				 "0 s busy%s)", ws.idle, ws.idle == 1 ? "" : " each");
+		char *detail = xasprintf("%zu workers%s; busiest %s %s s of tasks, least busy %s %s s, "
 					 "mean %s s. The run lasts as long as its busiest worker.",
-					 nw, name, units_fixed(busy[hi], 3, b_hi, sizeof(b_hi)),
-					 db->strs.str[thread[lo]], units_fixed(busy[lo], 3, b_lo, sizeof(b_lo)),
+					 ws.n, idle, name, units_fixed(busy[hi], 3, b_hi, sizeof(b_hi)),
+					 db->strs.str[ws.thread[lo]], units_fixed(busy[lo], 3, b_lo, sizeof(b_lo)),
 					 units_fixed(mean, 3, b_mean, sizeof(b_mean)));
+		struct evidence ev = worker_evidence(run, db->strs.str[ws.host[hi]], name);
 		findings_add(out, "DASF.WORKER_IMBALANCE", SEV_MED, title, detail,
-			     "Spread the work: rechunk into more, even chunks, check that data is not "
-			     "pinned to one worker (scatter/persist placement), and see task_balance "
-			     "for when the imbalance starts.",
-			     worker_evidence(run, name));
+			     ev.kind == EV_RANK ? "Spread the work: rechunk into more, even chunks, check that "
+						  "data is not pinned to one worker (scatter/persist placement), and "
+						  "see its task balance row for when the imbalance starts."
+						: "Spread the work: rechunk into more, even chunks, and check "
+						  "that data is not pinned to one worker (scatter/persist "
+						  "placement).",
+			     ev);
 		free(title);
 		free(detail);
 	}
-	free(busy);
-	free(thread);
+	workers_free(&ws);
 }
 
 /* The function group (dasf.h) with the most idle GPU samples. */
@@ -265,10 +316,24 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
 		     "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
 		     "function, raise chunk sizes, and check that data loading is not the bottleneck.",
-		     task_evidence(top.name));
+		     task_evidence(top.name, top.stripped));
 	free(top.name);
 	free(title);
 	free(detail);
+}
+
+/* Why a rule cannot weigh task times whose sums overflow, into buf: "the task times of
+ * worker w overflow" when a group's own do (`kind` and its name, sanitized here, else NULL),
+ * else "the total task time overflows". */
+static void overflow_text(const char *kind, const char *name, char *buf, size_t n)
+{
+	if (!name) {
+		snprintf(buf, n, "the total task time overflows");
+		return;
+	}
+	char *safe = text_sanitize_dup(name, 0);
+	snprintf(buf, n, "the task times of %s %s overflow", kind, safe);
+	free(safe);
 }
 
 /* Why the dominant function rule could not judge, if it could not. */
@@ -285,6 +350,13 @@ static void unjudged_function(struct run *run, const struct dasf_an *an, struct 
 		untimed_text(&t.untimed, "function", name, missing, sizeof(missing));
 		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s)", missing);
 		free(name);
+	} else if (!isfinite(t.total_s)) { /* the top function's sum first: it overflows if any does */
+		const struct dasf_fn_group *g = &t.g[t.top];
+		char *name = isfinite(t.top_s) ? NULL : xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
+		char why[256];
+		overflow_text("function", name, why, sizeof(why));
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s)", why);
+		free(name);
 	} else if (!(an->total_dur > 0)) {
 		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (0 s of task time)");
 	}
@@ -298,12 +370,23 @@ static void unjudged_worker(const struct dasf_db *db, const struct dasf_an *an, 
 	uint32_t *thread;
 	struct untimed untimed;
 	size_t nw = worker_busy(db, &busy, &thread, &untimed);
+	double sum = 0;
+	const char *overflows = NULL; /* a worker whose own busy time overflows */
+	for (size_t w = 0; w < nw; w++) {
+		sum += busy[w];
+		if (!isfinite(busy[w]) && !overflows)
+			overflows = db->strs.str[thread[w]];
+	}
 	if (nw < 2) {
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (1 worker: the test needs 2)");
 	} else if (untimed.n) {
 		char missing[256];
 		untimed_text(&untimed, "worker", db->strs.str[thread[untimed.top]], missing, sizeof(missing));
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", missing);
+	} else if (!isfinite(sum)) {
+		char why[256];
+		overflow_text("worker", overflows, why, sizeof(why));
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", why);
 	} else if (!(an->total_dur > 0)) {
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (0 s of task time)");
 	}

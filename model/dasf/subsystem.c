@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the DASF family's registration (registry.h): loader "dasf" (load.c),
- * views (views.c), finding rules (rules.c), the headline summary and the model's
+ * views (views.c), finding rules (rules.c), the headline summary (a task time that is
+ * n/a says why: tasks without a usable duration, sums that overflow) and the model's
  * lifetime (store.c); the summaries other modules read (dasf.h: dasf_summarize, the
  * function groups a comparison matches). */
 #include "model/dasf/dasf.h"
@@ -11,6 +12,7 @@
 #include "model/dasf/internal.h"
 #include "model/registry.h"
 #include "model/run.h"
+#include "model/text.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 
@@ -92,17 +94,19 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.files = db->nfiles, .tasks = db->ntask, .functions = count_distinct(names, db->ntask),
 		.workers = count_distinct(workers, nw), .hosts = count_distinct(hosts, nh),
 		.mem_events = db->nmem, .gpu_samples = db->nres, .cpu_only_samples = db->res_no_gpu,
-		.other_events = db->other_events, .total_task_s = an->total_dur,
+		.other_events = db->other_events, .total_task_s = isfinite(an->total_dur) ? an->total_dur : NAN,
 		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = dasf_groups_count(db),
 	};
-	for (size_t i = 0; i < an->ncritical; i++) { /* every task on it has a usable duration */
-		uint32_t ti = an->node_task[an->critical[i]];
-		out->critical_s += ti == DASF_NONE ? 0 : db->task[ti].dur;
-	}
-	if (an->cycle_node != DASF_NONE || an->untimed_node != DASF_NONE) {
+	for (size_t i = 0; i < an->ncritical; i++) /* every key on it has a task with a usable duration */
+		out->critical_s += db->task[an->node_task[an->critical[i]]].dur;
+	if (an->cycle_node != DASF_NONE || an->untimed_node != DASF_NONE || an->eventless_node != DASF_NONE) {
 		out->critical_s = NAN;
-		out->critical_na = an->cycle_node != DASF_NONE ? "a dependency cycle"
-							       : "tasks without a usable duration";
+		out->critical_na = an->cycle_node != DASF_NONE     ? "a dependency cycle"
+				   : an->untimed_node != DASF_NONE ? "tasks without a usable duration"
+								   : "tasks without a Compute event";
+	} else if (!isfinite(out->critical_s)) {
+		out->critical_s = NAN;
+		out->critical_na = "task times that overflow";
 	}
 	free(hosts);
 	free(workers);
@@ -226,25 +230,72 @@ static bool dasf_has_data(const struct run *run)
 	return db && (db->ntask || db->nmem || db->nres || db->res_no_gpu);
 }
 
+/* "12 s of task time", or why the task time is n/a: the tasks without a usable duration
+ * (their time is unknown, so the sum of the others is no total) or a sum that overflows. */
+static void task_time_text(const struct dasf_db *db, double total, char *buf, size_t n)
+{
+	if (isfinite(total)) {
+		char num[32];
+		snprintf(buf, n, "%s of task time", units_seconds(total, num, sizeof(num)));
+		return;
+	}
+	size_t untimed = 0;
+	for (size_t i = 0; i < db->ntask; i++)
+		untimed += !dasf_dur_usable(db->task[i].dur);
+	if (untimed)
+		snprintf(buf, n, "task time n/a (%zu of %zu tasks %s no usable duration)", untimed, db->ntask,
+			 untimed == 1 ? "has" : "have");
+	else
+		snprintf(buf, n, "task time n/a (the task times overflow)");
+}
+
+/* ", leaving out 2 keys that have no task (Compute) event and start or end a chain ('x'
+ * among them)": the critical path's loose keys (an input held before its dependents ran,
+ * or a key the profile saw no task need), or "" without. */
+static void loose_text(const struct dasf_db *db, char *buf, size_t n)
+{
+	const struct dasf_an *an = db->an;
+	buf[0] = '\0';
+	if (an->loose_node == DASF_NONE)
+		return;
+	char *key = text_sanitize_dup(db->keys.str[an->loose_node], 0);
+	if (an->loose_nodes == 1)
+		snprintf(buf, n, ", leaving out key '%s', which has no task (Compute) event and starts or ends a chain",
+			 key);
+	else
+		snprintf(buf, n, ", leaving out %zu keys that have no task (Compute) event and start or end a chain "
+			 "('%s' among them)", an->loose_nodes, key);
+	free(key);
+}
+
 /* What was loaded and where to look. */
 static void dasf_summary(struct run *run, struct summary *out)
 {
 	struct dasf_summary s;
 	if (!dasf_summarize(run, &s) || !s.tasks)
 		return;
-	char task[32], crit[32], fns[64];
+	char task[96], crit[32], fns[64];
 	dasf_functions_text(&s, fns, sizeof(fns));
-	summary_add(out, TONE_NORMAL, "DASF tasks", "%zu task%s, %s, %zu worker%s on %zu host%s; %s of task time",
+	task_time_text(run->dasf, s.total_task_s, task, sizeof(task));
+	summary_add(out, isfinite(s.total_task_s) ? TONE_NORMAL : TONE_WARN, "DASF tasks",
+		    "%zu task%s, %s, %zu worker%s on %zu host%s; %s",
 		    s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers, s.workers == 1 ? "" : "s", s.hosts,
-		    s.hosts == 1 ? "" : "s", units_seconds(s.total_task_s, task, sizeof(task)));
+		    s.hosts == 1 ? "" : "s", task);
 	char why[256];
 	if (dasf_no_critical_text(run->dasf, why, sizeof(why))) {
 		summary_add(out, TONE_WARN, "critical path", "n/a: %s (:view task_graph)", why);
 		return;
 	}
+	if (s.critical_na) {
+		summary_add(out, TONE_WARN, "critical path",
+			    "n/a: the task times along it overflow (:view critical_path)");
+		return;
+	}
+	loose_text(run->dasf, why, sizeof(why));
 	summary_add(out, TONE_NORMAL, "critical path",
-		    "%s over %zu task%s (:view critical_path; :view function_bottleneck)",
-		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s");
+		    "%s over %zu task%s%s (:view critical_path; :view function_bottleneck)",
+		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s",
+		    why);
 }
 
 const struct subsystem sub_dasf = {

@@ -75,7 +75,7 @@ static struct table *function_bottleneck_rows(struct run *run, size_t max, size_
 		table_set_num(t, r, c_data, f->data_mb);
 		table_set_num_opt(t, r, c_thr, f->thr_mbs, f->nthr > 0);
 		table_set_num(t, r, c_n, (double)f->ntasks);
-		table_set_num_opt(t, r, c_mean, f->dur / (double)f->ndur, f->ndur > 0);
+		table_set_num_opt(t, r, c_mean, f->mean_s, !isnan(f->mean_s));
 	}
 	return t;
 }
@@ -259,8 +259,7 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 		size_t r = table_add_row(t, (long)v);
 		table_set_num(t, r, c_step, (double)(i + 1));
 		set_node(t, r, &c, db, v);
-		uint32_t ti = an->node_task[v]; /* every task on the path has a usable duration */
-		cum += ti == DASF_NONE ? 0 : db->task[ti].dur;
+		cum += db->task[an->node_task[v]].dur; /* every key on the path has a task with a usable duration */
 		table_set_num(t, r, c_cum, cum);
 	}
 	return t;
@@ -282,14 +281,18 @@ bool dasf_no_critical_text(const struct dasf_db *db, char *buf, size_t n)
 		dasf_cycle_text(db, buf, n);
 		return true;
 	}
-	if (an->untimed_node == DASF_NONE)
+	bool untimed = an->untimed_node != DASF_NONE;
+	if (!untimed && an->eventless_node == DASF_NONE)
 		return false;
-	char *key = text_sanitize_dup(db->keys.str[an->untimed_node], 0);
-	if (an->untimed_nodes == 1)
-		snprintf(buf, n, "task '%s' has no usable duration, so the longest chain is unknown", key);
+	size_t count = untimed ? an->untimed_nodes : an->eventless_nodes;
+	char *key = text_sanitize_dup(db->keys.str[untimed ? an->untimed_node : an->eventless_node], 0);
+	if (count == 1)
+		snprintf(buf, n, "task '%s' has %s, so the longest chain is unknown", key,
+			 untimed ? "no usable duration" : "no task (Compute) event, yet a task that ran depends on it");
 	else
-		snprintf(buf, n, "%zu tasks have no usable duration (task '%s' among them), so the longest chain is "
-			 "unknown", an->untimed_nodes, key);
+		snprintf(buf, n, "%zu tasks have %s (task '%s' among them), so the longest chain is unknown", count,
+			 untimed ? "no usable duration" : "no task (Compute) event, yet tasks that ran depend on them",
+			 key);
 	free(key);
 	return true;
 }
@@ -356,12 +359,19 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 	int c_fn = table_add_col(t, "Function", COL_TEXT, 24, 0);
 	table_set_role(t, c_fn, COL_ROLE_NAME);
 	int c_host = table_add_col(t, "Host", COL_TEXT, 12, 0);
+	int c_worker = table_add_col(t, "Worker", COL_TEXT, 16, 0);
+	table_col_doc(t, c_worker, "the worker (DASF's thread_id; GPU is its last '-' part); ");
 	int c_gpu = table_add_col(t, "GPU", COL_TEXT, 4, 0);
 	int c_dur = table_add_col(t, "Duration (s)", COL_NUM, 12, 6);
 	int c_ts = table_add_col(t, "Timestamp (s, host clock)", COL_NUM, 14, 6);
 	int c_in = table_add_col(t, "Input Data Size (MB)", COL_NUM, 10, 3);
 	int c_thr = table_add_col(t, "Throughput (MB/s)", COL_NUM, 10, 5);
 	int c_size = table_add_col(t, "Size (MB)", COL_NUM, 10, 3);
+	int c_group = table_add_col(t, "Function group", COL_TEXT, 24, 0);
+	table_col_doc(t, c_group, "the function as the findings and diff_functions group names that differ only by a "
+		      "per-call token (dask's key_split: unc_fit for unc_fit-62a75b12-6b7a-49b0-b279); ");
+	struct dasf_groups gr;
+	dasf_groups_build(db, &gr);
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *k = &db->task[i];
 		if (function && k->name != name)
@@ -370,12 +380,15 @@ struct table *dasf_function_tasks(struct run *run, const char *function, char *e
 		table_set_text(t, r, c_key, db->keys.str[k->key]);
 		table_set_text(t, r, c_fn, db->strs.str[k->name]);
 		set_worker(t, r, c_host, c_gpu, db, k->host, k->thread);
+		table_set_text(t, r, c_worker, db->strs.str[k->thread]);
+		table_set_text(t, r, c_group, gr.names.str[gr.group_of[k->name]]);
 		table_set_num_opt(t, r, c_dur, k->dur, dasf_dur_usable(k->dur));
 		table_set_num_opt(t, r, c_ts, k->ts, isfinite(k->ts));
 		table_set_num(t, r, c_in, an->input_size[k->key] / 1e6);
 		table_set_num_opt(t, r, c_thr, an->throughput[k->key] / 1e6, an->has_thr[k->key]);
 		table_set_num_opt(t, r, c_size, (double)k->size / 1e6, k->has_size);
 	}
+	dasf_groups_free(&gr);
 	return t;
 }
 
@@ -384,17 +397,25 @@ static struct table *build_tasks(struct run *run, char *err, size_t errn)
 	return dasf_function_tasks(run, NULL, err, errn);
 }
 
-/* Enter on a function lists its tasks (the "tasks" rows whose Function is this one). */
+/* Enter on a function_bottleneck row lists its tasks: the "tasks" rows whose Function, Host
+ * and Worker are exactly the row's (DASF groups the row by all three; names sanitized as the
+ * tables hold them). */
 static bool function_row_evidence(struct run *run, const struct table *t, size_t row, struct evidence *out)
 {
-	int c = table_col_role(t, COL_ROLE_NAME);
-	const struct table_cell *fn = c >= 0 ? table_cell(t, row, c) : NULL;
-	if (!fn || !fn->present)
+	const struct dasf_an *an = run->dasf ? run->dasf->an : NULL;
+	long i = t->ref[row];
+	if (!an || i < 0 || (size_t)i >= an->nfn)
 		return false;
+	const struct dasf_fn_row *f = &an->fn[i];
+	const struct dasf_intern *s = &run->dasf->strs;
 	out->kind = EV_TASK;
 	out->view = "tasks";
 	out->match = COL_ROLE_NAME;
-	out->name = xstrdup(fn->text);
+	out->name = text_sanitize_dup(s->str[f->name], 0);
+	out->also_col[0] = "Host";
+	out->also[0] = text_sanitize_dup(s->str[f->host], 0);
+	out->also_col[1] = "Worker";
+	out->also[1] = text_sanitize_dup(s->str[f->thread], 0);
 	return true;
 }
 

@@ -9,7 +9,11 @@
 # "malformed" and the walk goes on; a negative size is missing and a negative tasks count
 # skips its event, both said; databases mixed without a word: one host's TracePlugin and
 # ResourceMonitor files of two runs, one worker's tasks in two default-named
-# traces-<uuid8> files (not a copy: two runs), a batch written twice in one file.
+# traces-<uuid8> files (not a copy: two runs), a batch written twice in one file; a copied
+# ResourceMonitor database or one with Managed Memory events: warned, its repeated samples
+# and events left out (GPU idle not judged on 3 samples, not found on 6); workers with
+# Managed Memory events alone weigh in the worker imbalance at 0 s busy, as the headline
+# counts them.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -33,9 +37,9 @@ def rec(o):
 def compute(key, ts, thread='worker-h-0', host='h', size=1000):
     return rec({'name': 'Compute', 'timestamp': ts, 'duration': 1.0, 'phase': 'X', 'process_id': host,
                 'thread_id': thread, 'args': {'key': key, 'name': key.split('-')[0], 'size': size}})
-def memory(ts, tasks, size=1000):
+def memory(ts, tasks, size=1000, thread='worker-h-0'):
     return rec({'name': 'Managed Memory', 'timestamp': ts, 'phase': 'I', 'scope': 'g', 'process_id': 'h',
-                'thread_id': 'worker-h-0', 'args': {'key': 'a-0', 'size': size, 'tasks': tasks}})
+                'thread_id': thread, 'args': {'key': 'a-0', 'size': size, 'tasks': tasks}})
 def resource(ts, util, mem=1e9, host='h'):
     return rec({'name': 'Resource Usage', 'timestamp': ts, 'phase': 'I', 'scope': 'g', 'process_id': host,
                 'thread_id': None, 'args': {'cpu': 10.0, 'gpu_utilization': util, 'gpu_memory_used': mem}})
@@ -73,6 +77,16 @@ write('uuid/traces-9f8e7d6c.msgpack', run2)
 write('uuidcopy/traces-1a2b3c4d.msgpack', run1)
 write('uuidcopy/traces-5e6f7a8b.msgpack', run1)
 write('dup.msgpack', tasks + tasks[:4])
+res3 = [resource(10.2 + 0.3 * i, 2.0) for i in range(3)]
+write('rescopy/p-TracePlugin-h.msgpack', [compute('a-1', 10.0), compute('b-1', 10.0, 'worker-h-1')])
+write('rescopy/p-ResourceMonitor-h.msgpack', res3)
+write('rescopy/p-ResourceMonitor-h (copy).msgpack', res3)
+memdb = [compute('a-%d' % i, 10.0 + i) for i in range(2)] + [memory(10.5 + i, i + 1) for i in range(3)]
+write('memcopy/p-TracePlugin-h.msgpack', memdb)
+write('memcopy/p-TracePlugin-h (copy).msgpack', memdb)
+idle = [memory(10.5 + i, 1, thread='worker-h-%d' % i) for i in range(4)]
+write('idlew.msgpack', [compute('a-%d' % i, 10.0 + i, 'worker-h-%d' % (i % 2)) for i in range(8)] + idle)
+write('idlew1.msgpack', [compute('a-%d' % i, 10.0 + i) for i in range(8)] + idle)
 EOF
 
 sources() { "$BIN" --export sources "$@" 2>/dev/null; }
@@ -148,4 +162,30 @@ report dup.msgpack >dup.txt
 tap_check "a batch written twice in one file: warned, naming the file and a key" \
 	'grep -q "^warning,dup.msgpack,.*4 tasks of dup.msgpack repeat tasks earlier in the same file (the same key, \
 timestamp and worker, e.g. .a-0.): a batch written twice? Both are added, so that time counts twice" dup.csv'
+sources rescopy >rescopy.csv
+report rescopy >rescopy.txt
+tap_check "a copied ResourceMonitor database: warned, naming both files; its samples count once" \
+	'grep -q "^warning,rescopy/p-ResourceMonitor-h.msgpack,.*3 GPU samples of rescopy/p-ResourceMonitor-h.msgpack \
+repeat those of rescopy/p-ResourceMonitor-h (copy).msgpack (the same host, timestamp and values): a copy of a \
+database? The repeats are left out, so each counts once" rescopy.csv &&
+	 grep -q " 3 GPU samples (0 CPU-only)" rescopy.txt'
+tap_check "a copied ResourceMonitor database: GPU idle judged on 3 samples (not judged), never on 6 repeated ones" \
+	'grep -q "^  - GPU idle while tasks run (3 GPU samples taken while a task ran, the test needs 5)$" \
+	 rescopy.txt &&
+	 ! grep -q "DASF.GPU_IDLE" rescopy.txt'
+sources memcopy >memcopy.csv
+tap_check "a copied database with Managed Memory events: those repeated are warned of and left out" \
+	'grep -q "^warning,memcopy/p-TracePlugin-h.msgpack,.*3 Managed Memory events of \
+memcopy/p-TracePlugin-h.msgpack repeat those of memcopy/p-TracePlugin-h (copy).msgpack (the same worker, \
+timestamp and counts)" memcopy.csv'
+
+# --- workers that ran no task ---------------------------------------------------------------
+report idlew.msgpack >idlew.txt
+report idlew1.msgpack >idlew1.txt
+tap_check "4 workers, 2 of them with Managed Memory events only: weighed at 0 s busy, the imbalance found and said" \
+	'grep -q "Worker imbalance: worker-h-0 is busy 2.0x the mean worker" idlew.txt &&
+	 grep -q "4 workers (2 of them ran no task: Managed Memory events only, 0 s busy each); busiest" idlew.txt'
+tap_check "one worker of 4 ran every task: judged over the 4 the headline counts, not \"1 worker\"" \
+	'grep -q "4 workers on 1 host" idlew1.txt && grep -q "is busy 4.0x the mean worker" idlew1.txt &&
+	 ! grep -q "1 worker: the test needs 2" idlew1.txt'
 tap_plan

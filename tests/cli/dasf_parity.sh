@@ -17,7 +17,10 @@
 # warnings, one host's TracePlugin and ResourceMonitor files with different run parts
 # (fx's 1- and 3-) two runs, and one worker's tasks in two files not told apart by their
 # names two runs); all but legacy's when task_graph's Critical read "no" for a task off the
-# critical path, not an empty cell (DASF writes no task graph: no parity to keep there).
+# critical path, not an empty cell (DASF writes no task graph: no parity to keep there);
+# all when the tasks view (tscope-tui's own) gained the Worker and Function group columns;
+# mut_fx's when a Managed Memory event too far from 0 for task_balance (m0136's, 3.5e145 s)
+# became a skipped record with a warning, not an event task_balance dropped in silence.
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

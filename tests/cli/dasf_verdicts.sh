@@ -13,7 +13,14 @@
 # an empty task_balance says why; an event without an args map is named; a database of
 # Managed Memory events alone prints its task_balance, the task heads said n/a; a nonzero
 # size the report's decimals would show as 0.000 MB has 3 significant digits; a function
-# with 79.996% of the task time (medium, high from 80%) is never said to take 80%.
+# with 79.996% of the task time (medium, high from 80%) is never said to take 80%. A task
+# without a usable duration leaves the task time n/a (the headline counts such tasks), its
+# function's Duration and its worker's shares missing, never 100%, as a comparison has them;
+# task times whose sums overflow make both rules not judged, naming whose, the headline say
+# why, and shares still right (50%, not 0%); Managed Memory events too far from 0 for
+# task_balance are skipped, counted, with file and offset; a key with no Compute event between
+# two tasks that ran makes the critical path n/a, naming it, and keys with none at a chain's
+# start or end are left out of it, as the headline says.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -58,17 +65,18 @@ tap_check "negative duration: a warning with its file and offset" \
 	'grep -q "^warning,.*neg.msgpack,,,,[0-9][0-9]*,,,Compute event with an unusable duration (-4 s: negative)" \
 	 neg.csv'
 report v/neg.msgpack >neg.txt
-tap_check "negative duration: headline, report and rules count 6 s (5 + 1), -4 s nowhere" \
-	'grep -q "^  DASF tasks .*; 6 s of task time$" neg.txt && grep -q "^  task time 6.000 s ·" neg.txt &&
-	 ! grep -q -- "-4" neg.txt'
+tap_check "negative duration: the task time n/a in the headline (with the count) and the report, never 6 s or -4 s" \
+	'grep -q "^  DASF tasks .*; task time n/a (1 of 3 tasks has no usable duration)$" neg.txt &&
+	 grep -q "^  task time n/a ·" neg.txt && ! grep -q -- "-4\|6 s of task\|6\.000 s" neg.txt'
 "$BIN" --export task_bottleneck v/neg.msgpack >neg_tb.csv 2>/dev/null
-tap_check "negative duration: task_bottleneck leaves it missing (empty), shares of the rest" \
-	'grep -q "^h,1,b-1,,,0.001$" neg_tb.csv && grep -q "^h,1,c-1,1,100,0.001$" neg_tb.csv'
+tap_check "negative duration: task_bottleneck leaves it and its worker's shares missing (empty), never 100" \
+	'grep -q "^h,1,b-1,,,0.001$" neg_tb.csv && grep -q "^h,1,c-1,1,,0.001$" neg_tb.csv &&
+	 grep -q "^h,0,a-1,5,100,0.001$" neg_tb.csv'
 report v/nan.msgpack >nan.txt
-tap_check "NaN and inf durations: flagged, and the task time is 3 s in the headline and the report" \
+tap_check "NaN and inf durations: flagged, and the task time n/a in the headline (2 of 4 tasks) and the report" \
 	'[ "$(sources v/nan.msgpack | grep -c "unusable duration")" = 2 ] &&
-	 grep -q "^  DASF tasks .*; 3 s of task time$" nan.txt && grep -q "^  task time 3.000 s ·" nan.txt &&
-	 ! grep -qi "nan s\|inf s" nan.txt'
+	 grep -q "^  DASF tasks .*; task time n/a (2 of 4 tasks have no usable duration)$" nan.txt &&
+	 grep -q "^  task time n/a ·" nan.txt && ! grep -qi "nan s\|inf s\|3 s of task" nan.txt'
 
 tap_check "a task without a usable duration: no dominant function or worker imbalance; not judged, naming whose" \
 	'! grep -q "FUNCTION_DOMINATES\|WORKER_IMBALANCE" neg.txt nan.txt &&
@@ -88,7 +96,7 @@ report --dasf chain.txt >chain.out
 "$BIN" --export task_graph --dasf chain.txt >chain_tg.csv 2>/dev/null
 tap_check "a NaN task on a chain: the critical path n/a naming it (headline, report), never 3 s over 2 tasks" \
 	'grep -q "^  critical path  *n/a: task .x-2. has no usable duration, so the longest chain is unknown" \
-	 chain.out && grep -q "^  task time 5.000 s · critical path n/a$" chain.out &&
+	 chain.out && grep -q "^  task time n/a · critical path n/a$" chain.out &&
 	 grep -q "^    n/a: no critical path: task .x-2. has no usable duration" chain.out &&
 	 ! grep -q " over " chain.out'
 tap_check "... the critical_path export says why instead of rows; task_graph marks no task critical" \
@@ -169,4 +177,94 @@ task() { printf 'trace: {"name": "Compute", "phase": "X", "timestamp": %s, "proc
 report --dasf share.txt >share.out
 tap_check "a function with 79.996% of the task time (high from 80%): medium, never 80%" \
 	'grep -q "^  \[MED \] Function big takes 79.996% of all task time  (DASF.FUNCTION_DOMINATES)$" share.out'
+
+# 8. a task without a usable duration is missing everywhere, in one run as in a comparison:
+# negd's worker-h-0 has a task of 1 s and one of -3 s (negd2: 2 s), worker-h-1 two of 1 s
+mkdir negd negd2
+for d in negd:-3000 negd2:2000; do
+	{ ctask a-1 a 100000 1000 0 "" ""; ctask a-2 a 101000 "${d#*:}" 0 "" ""
+	  ctask b-1 b 100000 1000 1 "" ""; ctask b-2 b 102000 1000 1 "" ""; } >"${d%%:*}/n-TracePlugin-h.msgpack"
+done
+report negd >negd.txt
+"$BIN" --export function_bottleneck negd >negd_fb.csv 2>/dev/null
+"$BIN" --export task_bottleneck negd >negd_tb.csv 2>/dev/null
+"$BIN" --export diff_functions negd negd2 >negd_diff.csv 2>/dev/null
+report negd negd2 >negd_cmp.txt
+tap_check "an untimed task: task time n/a with the count (headline, report), never 3 s" \
+	'grep -q "^  DASF tasks .*; task time n/a (1 of 4 tasks has no usable duration)$" negd.txt &&
+	 grep -q "^  task time n/a ·" negd.txt && ! grep -q "3 s of task\|3\.000 s" negd.txt'
+tap_check "... its function's Duration and its worker's shares missing, never 100%; the others' shown" \
+	'grep -q "^h,0,a,,,,,0,0,2,1$" negd_fb.csv && grep -q "^h,1,b,2,100,,,0,0,2,1$" negd_fb.csv &&
+	 grep -q "^h,0,a-1,1,,$" negd_tb.csv && grep -q "^h,1,b-1,1,50,$" negd_tb.csv'
+tap_check "... as in a comparison: task time n/a, function a's total missing and its mean 1 s in both" \
+	'grep -q "; task time n/a (1 of 4" negd.txt && grep -q "^  task time: n/a -> 5 s" negd_cmp.txt &&
+	 grep -q "^h,0,a,,.*,1$" negd_fb.csv && grep -q "^a,n/a,2,2,,3,,1,1.5," negd_diff.csv'
+
+# 9. summed durations that overflow (two tasks of 1e308 s on one worker, a-1 -> a-2): the
+# rules and the critical path say so, and the shares are computed all the same (msgpack:
+# 1e308 s has no legacy ms form)
+python3 -c 'import struct, sys
+def enc(v):
+    if isinstance(v, str):
+        b = v.encode()
+        return bytes([0xd9, len(b)]) + b
+    if isinstance(v, float):
+        return b"\xcb" + struct.pack(">d", v)
+    if isinstance(v, int):
+        return b"\xd3" + struct.pack(">q", v)
+    if isinstance(v, list):
+        return b"\xdc" + struct.pack(">H", len(v)) + b"".join(map(enc, v))
+    return b"\xde" + struct.pack(">H", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
+with open(sys.argv[1], "wb") as f:
+    for key, dur, w in (("a-1", 1e308, 0), ("a-2", 1e308, 0), ("b-1", 1.0, 1), ("b-2", 1.0, 1)):
+        r = enc({"name": "Compute", "timestamp": 100.0, "duration": dur, "phase": "X", "process_id": "h",
+                 "thread_id": "worker-h-%d" % w, "args": {"key": key, "name": key[0], "size": 1000,
+                 "dependencies": ["a-1"] if key == "a-2" else [], "dependents": []}})
+        f.write(struct.pack(">Q", len(r)) + r)' huge.msgpack
+report huge.msgpack >huge.txt
+"$BIN" --export task_bottleneck huge.msgpack >huge_tb.csv 2>/dev/null
+"$BIN" --export function_bottleneck huge.msgpack >huge_fb.csv 2>/dev/null
+tap_check "task times that overflow: the headline says why they are n/a; both rules not judged, naming whose" \
+	'grep -q "^  DASF tasks .*; task time n/a (the task times overflow)$" huge.txt &&
+	 grep -q "^  critical path  *n/a: the task times along it overflow" huge.txt &&
+	 grep -q "^  - dominant task function (the task times of function a overflow)$" huge.txt &&
+	 grep -q "^  - worker imbalance (the task times of worker worker-h-0 overflow)$" huge.txt &&
+	 ! grep -q "FUNCTION_DOMINATES\|WORKER_IMBALANCE" huge.txt'
+tap_check "... each 1e308 s task is 50% of its worker, never 0%; the function 100%, its mean 1e308 s" \
+	'grep -q "^h,0,a-1,1e+308,50,0.001$" huge_tb.csv && grep -q "^h,0,a-2,1e+308,50,0.001$" huge_tb.csv &&
+	 grep -q "^h,0,a,inf,100,.*,2,1e+308$" huge_fb.csv'
+
+# 10. Managed Memory events task_balance cannot place (1e16 s, -5e16 s): skipped, counted,
+# with their file and offset
+mem() { printf 'trace: {"name": "Managed Memory", "timestamp": %s, "process_id": "h", ' "$1"
+	printf '"thread_id": "worker-h-%s", "data": {"key": "a-1", "state": "memory", "size": 10, ' "$2"
+	printf '"tasks": %s}}\n' "$3"; }
+{ ctask a-1 a 100000 1000 0 "" ""; mem 100200 0 1; mem 100300 1 2; mem 1e19 0 7; mem -5e19 1 9; } >bigts.txt
+sources --dasf bigts.txt >bigts.csv
+tap_check "far Managed Memory timestamps: skipped with file, offset and value, counted; task_balance without them" \
+	'grep -q "^file,bigts.txt,dasf,,,,3,2," bigts.csv &&
+	 grep -q "^warning,bigts.txt,,,,[0-9][0-9]*,,,Managed Memory event with a timestamp too far from 0 (1e+16 s)" \
+	 bigts.csv &&
+	 grep -q "^warning,bigts.txt,,,,[0-9][0-9]*,,,Managed Memory event with a timestamp too far from 0 (-5e+16 s)" \
+	 bigts.csv && [ "$("$BIN" --export task_balance --dasf bigts.txt 2>/dev/null | sed 1d)" = "0,1,2" ]'
+
+# 11. a key with no Compute event between two tasks (a-1 -> x-1 -> c-1): its event is lost,
+# so the critical path is n/a, naming it, never 2 s with x-1 as 0 s; one at a chain's start or
+# end (an input, or a dependent the profile never saw run) is left out and said
+{ ctask a-1 a 100000 1000 0 "" '"x-1"'; ctask c-1 c 110000 1000 0 '"x-1"' ""
+  ctask b-1 b 100000 1500 1 "" ""; } >miss.txt
+report --dasf miss.txt >miss.out
+"$BIN" --export critical_path --dasf miss.txt >miss_cp.csv 2>miss_cp.err
+tap_check "a task with no Compute event between two that ran: the critical path n/a naming it, no rows" \
+	'grep -q "^  critical path  *n/a: task .x-1. has no task (Compute) event, yet a task that ran depends on it, \
+so the longest chain is unknown" miss.out && grep -q "^  task time 3.500 s · critical path n/a$" miss.out &&
+	 ! grep -q " over " miss.out && ! grep -q "^[0-9]" miss_cp.csv &&
+	 grep -q "x-1. has no task (Compute) event" miss_cp.err'
+{ ctask y-1 y 100000 1000 0 '"in-0"' '"y-2"'; ctask y-2 y 101000 1500 0 '"y-1"' '"out-0"'; } >loose.txt
+report --dasf loose.txt >loose.out
+"$BIN" --export critical_path --dasf loose.txt >loose_cp.csv 2>/dev/null
+tap_check "keys with no Compute event at a chain's start or end: left out of the path, and said" \
+	'grep -q "^  critical path  *2.5 s over 2 tasks, leaving out 2 keys that have no task (Compute) event and \
+start or end a chain (.in-0. among them)" loose.out &&
+	 [ "$(sed 1d loose_cp.csv | cut -d, -f2 | paste -sd" " -)" = "y-1 y-2" ]'
 tap_plan

@@ -105,8 +105,8 @@ dlrm3|TRACE.ENV_DIFFERS||^ rank 3  step 10
 nostep|DIST.EXPOSED_COMM||^ comm_overlap  row 1/3  rank=0$
 nostep|TRACE.ENV_DIFFERS||^▶file  .*/rank2\.pt\.trace\.json  *kineto  *2 
 exp2|DIST.EXPOSED_COMM||^ comm_overlap  row 1/1  rank=0$
-dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'proc'
-skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'big'
+dasf|DASF.GPU_IDLE||^ function_bottleneck  row .* filter 'Function=proc'$
+skew.db|DASF.FUNCTION_DOMINATES||^ function_bottleneck  row .* filter 'Function=big'$
 skew.db|DASF.WORKER_IMBALANCE||^ worker worker-x-0  second 
 an|SWEEP.SATURATION||^ sweep  row 1/1 .* filter 'config=gpt2_run_config_1'$
 an|SWEEP.CONSTRAINT||^ sweep  row 1/1 .* filter 'config=gpt2_run_config_0'$
