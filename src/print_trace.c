@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* print_trace.c: the COMMUNICATION OVERLAP section of the report, byte-identical to
- * pytscope 0.2.1 (spec pytscope.md §11) for the trace of the lowest rank; natively, with
- * more traces, the heading names that rank, and a truncated trace (trace_rank_partial)
- * is said so: its figures are of the events read and the exposed share is n/a (not
- * judged, as DIST.EXPOSED_COMM). */
+ * pytscope 0.2.1 (spec pytscope.md §11) for the trace of the lowest rank; natively its
+ * communication kernels are the classification table's (trace_pysum), with more traces
+ * the heading names that rank, and a truncated trace (trace_rank_partial) is said so: its
+ * figures are of the events read and the exposed share is n/a (not judged, as
+ * DIST.EXPOSED_COMM). The exposed share is the value DIST.EXPOSED_COMM rounds
+ * (trace_pysum_exposed_pct). */
 #include "src/print.h"
 
 #include <stdio.h>
@@ -39,7 +41,7 @@ char *print_section_trace(struct run *run, const struct print_opts *po)
 	if (partial)
 		snprintf(exp, sizeof(exp), "%.1f ms (share n/a)", p->exposed * 1e3);
 	else
-		snprintf(exp, sizeof(exp), "%.1f ms (%.0f%% of %s)", p->exposed * 1e3, frac * 100,
+		snprintf(exp, sizeof(exp), "%.1f ms (%.0f%% of %s)", p->exposed * 1e3, trace_pysum_exposed_pct(p),
 			 native ? "trace span" : "wall");
 	sb_printf(&b, "  comm %.1f ms · overlapped ", p->comm * 1e3);
 	sb_style(&b, color, SGR_GREEN, SGR_NONE, pct);

@@ -17,6 +17,7 @@
 #include "model/stats.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 static bool need_steps(struct run *run, char *err, size_t errn)
@@ -90,8 +91,10 @@ static bool need_records(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(run->steps); r++)
 		if (steps_nrecords(run->steps, r))
 			return true;
-	char why[256];
-	steps_logs_why_none(run, why, sizeof(why));
+	char why[256] = "no ProfilerStep of the traces is measured: they are truncated before the end of their GPU "
+			"events (see --export sources)";
+	if (!trace_steps_only(run))   /* else a record of every ProfilerStep but a partial trace's */
+		steps_logs_why_none(run, why, sizeof(why));
 	snprintf(err, errn, "no step records in this run: %s", why);
 	return false;
 }

@@ -3,13 +3,17 @@
  * per-kernel statistics and kernel-type labels (its breakdowns GPU by GPU, with the idle
  * time by stream: analysis_idle.c), and HTA's event set (the last-step rule) they share
  * with the potential stragglers (analysis_stragglers.c). All times are integer
- * nanoseconds inside; results are microseconds (HTA) or seconds (pytscope). */
+ * nanoseconds inside, results microseconds (HTA); pytscope's summary is in its own float
+ * seconds (pytscope's arithmetic), with communication kernels by pytscope's name list
+ * under --compat pytscope, else by the classification table. */
 #include "model/trace/internal.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/opts.h"
+#include "model/run.h"
 #include "model/xalloc.h"
 
 const char *const trace_coll_names[6] = {
@@ -256,6 +260,14 @@ const char *trace_mask_label(unsigned mask)
 
 /* ---- pytscope analyze_trace ---------------------------------------------- */
 
+/* pytscope 0.2.1's analyze_trace (spec pytscope.md §6.6) in its own arithmetic: float
+ * seconds of the trace's own ts (without baseTimeNanoseconds), s = ts/1e6 and
+ * e = (ts + dur)/1e6, merged and summed in pytscope's order, so that each figure and share
+ * is pytscope's to the last bit (an exposed share of 0.375 is 38%, not 37%). Which kernels
+ * are communication: pytscope's name list under --compat pytscope (r->py, the one a trace
+ * index keeps), else the classification table (r->py_table), as the steps and HTA's views
+ * class them. */
+
 static bool icontains(const char *s, const char *lit)
 {
 	size_t m = strlen(lit);
@@ -293,61 +305,165 @@ static int py_coll_kind(const char *name)
 	return 4;
 }
 
-static void py_compute(struct trace_rank *r)
+struct py_ivl {          /* seconds, as pytscope's floats */
+	double s, e;
+};
+
+/* A time of the trace in us as the float pytscope reads from its text: exact for the
+ * values Kineto writes (3 decimals at most, under 2^53 ns). */
+static double py_us(int64_t ns)
 {
-	struct trace_pysum *p = &r->py;
-	bool *comm_name = xcalloc(r->nnames + 1, sizeof(*comm_name));
-	int *kind = xcalloc(r->nnames + 1, sizeof(*kind));
-	for (size_t i = 0; i < r->nnames; i++) {
-		comm_name[i] = py_is_comm(r->names[i]);
-		kind[i] = py_coll_kind(r->names[i]);
+	return (double)(ns / 1000) + (double)(ns % 1000) / 1000.0;
+}
+
+static int py_ivl_cmp(const void *a, const void *b)
+{
+	const struct py_ivl *x = a, *y = b;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->e > y->e) - (x->e < y->e);
+}
+
+/* Drop the empty intervals (e <= s in float), sort, merge the touching and overlapping
+ * ones in place; returns the merged count. */
+static size_t py_merge(struct py_ivl *v, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].e > v[i].s)
+			v[m++] = v[i];
+	if (m == 0)
+		return 0;
+	qsort(v, m, sizeof(*v), py_ivl_cmp);
+	size_t k = 0;
+	for (size_t i = 1; i < m; i++) {
+		if (v[i].s > v[k].e)
+			v[++k] = v[i];
+		else if (v[i].e > v[k].e)
+			v[k].e = v[i].e;
 	}
-	struct trace_ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
+	return k + 1;
+}
+
+static double py_sum(const struct py_ivl *v, size_t n)
+{
+	double t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += v[i].e - v[i].s;
+	return t;
+}
+
+/* The time of merged a[0..na) that merged b[0..nb) leaves uncovered, summed piece by piece. */
+static double py_subtract(const struct py_ivl *a, size_t na, const struct py_ivl *b, size_t nb)
+{
+	double t = 0;
+	size_t j = 0;
+	for (size_t i = 0; i < na; i++) {
+		double cur = a[i].s;
+		while (j < nb && b[j].e <= cur)
+			j++;
+		for (size_t k = j; k < nb && b[k].s < a[i].e && cur < a[i].e; k++) {
+			if (b[k].s > cur)
+				t += b[k].s - cur;
+			if (b[k].e > cur)
+				cur = b[k].e;
+		}
+		if (cur < a[i].e)
+			t += a[i].e - cur;
+	}
+	return t;
+}
+
+/* pytscope's TraceSummary of r's selected kernels (TK_PYSEL, dur > 0) into p, with the
+ * names comm[] marks as its communication kernels. */
+static void py_summarize(const struct trace_rank *r, const bool *comm, const int *kind, struct trace_pysum *p)
+{
+	memset(p, 0, sizeof(*p));
+	struct py_ivl *cv = xmalloc((r->nk + 1) * sizeof(*cv)), *pv = xmalloc((r->nk + 1) * sizeof(*pv));
 	size_t nc = 0, np = 0;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	double lo = INFINITY, hi = -INFINITY;
 	for (size_t k = 0; k < r->nk; k++) {
 		const struct trace_kernel *e = &r->k[k];
 		if (!(e->flags & TK_PYSEL) || e->dur <= 0)
 			continue;
-		if (e->ts < lo)
-			lo = e->ts;
-		if (e->ts + e->dur > hi)
-			hi = e->ts + e->dur;
-		if (comm_name[e->name]) {
-			cv[nc++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
-			p->per_coll[kind[e->name]] += (double)e->dur / 1e9;
+		double ts = py_us(e->ts - r->base_ns), dur = py_us(e->dur);
+		struct py_ivl v = { ts / 1e6, (ts + dur) / 1e6 };
+		lo = v.s < lo ? v.s : lo;
+		hi = v.e > hi ? v.e : hi;
+		if (comm[e->name]) {
+			cv[nc++] = v;
+			p->per_coll[kind[e->name]] += dur / 1e6; /* the raw duration, as pytscope */
 			p->has_coll[kind[e->name]] = true;
 		} else {
-			pv[np++] = (struct trace_ivl){ e->ts, e->ts + e->dur };
+			pv[np++] = v;
 		}
 	}
 	p->n_comm = nc;
 	p->n_compute = np;
 	if (nc + np > 0) {
 		p->present = true;
-		p->wall = (double)(hi - lo) / 1e9;
-		size_t mc = trace_ivl_merge(cv, nc), mp = trace_ivl_merge(pv, np);
-		int64_t comm = trace_ivl_sum(cv, mc), both = trace_ivl_intersect(cv, mc, pv, mp);
-		p->comm = (double)comm / 1e9;
-		p->compute = (double)trace_ivl_sum(pv, mp) / 1e9;
-		p->exposed = (double)(comm - both) / 1e9;
+		p->wall = hi - lo;
+		size_t mc = py_merge(cv, nc), mp = py_merge(pv, np);
+		p->comm = py_sum(cv, mc);
+		p->compute = py_sum(pv, mp);
+		p->exposed = py_subtract(cv, mc, pv, mp);
 		p->overlapped = p->comm - p->exposed;
 	}
 	free(cv);
 	free(pv);
+}
+
+/* The summary of r with the communication kernels of pytscope's list, or of the
+ * classification table (table). */
+static void py_compute(const struct trace_rank *r, bool table, struct trace_pysum *p)
+{
+	bool *comm = xcalloc(r->nnames + 1, sizeof(*comm));
+	int *kind = xcalloc(r->nnames + 1, sizeof(*kind));
+	for (size_t i = 0; i < r->nnames; i++) {
+		comm[i] = table ? r->name_cls[i] == KC_COMMUNICATION : py_is_comm(r->names[i]);
+		kind[i] = py_coll_kind(r->names[i]);
+	}
+	py_summarize(r, comm, kind, p);
 	free(kind);
-	free(comm_name);
+	free(comm);
+}
+
+/* pytscope's list and the classification table agree on every kernel name of r: one
+ * summary serves both (a rank restored from a trace index needs no events). */
+static bool py_lists_agree(const struct trace_rank *r)
+{
+	for (size_t i = 0; i < r->nnames; i++)
+		if (py_is_comm(r->names[i]) != (r->name_cls[i] == KC_COMMUNICATION))
+			return false;
+	return true;
 }
 
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri)
 {
 	struct trace_rank *r = ts->r[ri];
+	bool table = !(ts->run && ts->run->opts && ts->run->opts->compat_pytscope);
 	pthread_mutex_lock(&ts->lock);
 	if (!r->py_done) {
 		trace_rank_need_events(ts, r);
-		py_compute(r);
+		py_compute(r, false, &r->py);
 		r->py_done = true;
+		r->py_table_done = false;
+	}
+	if (table && !r->py_table_done) {
+		if (py_lists_agree(r)) {
+			r->py_table = r->py;
+		} else {
+			trace_rank_need_events(ts, r);
+			py_compute(r, true, &r->py_table);
+		}
+		r->py_table_done = true;
 	}
 	pthread_mutex_unlock(&ts->lock);
-	return &r->py;
+	return table ? &r->py_table : &r->py;
+}
+
+double trace_pysum_exposed_pct(const struct trace_pysum *p)
+{
+	double frac = p->wall > 0 ? p->exposed / p->wall : 0;
+	return frac * 100;
 }

@@ -28,7 +28,7 @@ struct kclassifier {
  * ".*ncclKernel.*" costs ~0.3 ms on a 1.8 KB templated kernel name.
  *   communication: ^nccl ^hip ^hccl .*ncclKernel.*, plus names HTA does not know:
  *                  nvshmem, deep_ep::, dpsk::ep::, ::internode|intranode::dispatch|combine|
- *                  cached_notify|notify, ^rccl, ^oneccl, ccl::
+ *                  cached_notify|notify, ^rccl, ^oneccl, ccl::, c10d:: (pytscope's too)
  *   memory:        ^Memcpy ^hipMemcpy ^Memset ^hipMemset ^dma
  *   not compute:   ^nccl, Memcpy, Memset, dma, Sync, ^Stream Wait Event, cuda.*LaunchKernel,
  *                  ^runFunction ^hip ^job_exe ^packet ^pe_exe ^cpum_exe_subgraph ^hccl
@@ -53,7 +53,7 @@ static bool builtin_comm(const char *s)
 {
 	static const char *const pre[] = { "nccl", "hip", "hccl", "rccl", "oneccl", NULL };
 	static const char *const sub[] = {
-		"ncclKernel", "nvshmem", "deep_ep::", "dpsk::ep::", "ccl::",
+		"ncclKernel", "nvshmem", "deep_ep::", "dpsk::ep::", "ccl::", "c10d::",
 		"::internode::dispatch", "::internode::combine", "::internode::cached_notify",
 		"::internode::notify", "::intranode::dispatch", "::intranode::combine",
 		"::intranode::cached_notify", "::intranode::notify", NULL,

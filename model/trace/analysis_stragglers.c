@@ -429,6 +429,16 @@ void trace_rank_summarize(struct trace_set *ts, size_t ri)
 	pthread_mutex_unlock(&ts->lock);
 }
 
+/* Why no ProfilerStep is valid (valid_steps): no trace has one, or every trace that has
+ * one is partial (a rank with one keeps one valid step). */
+static const char *no_step_why(const struct trace_set *ts)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->r[i]->nstep > 0)
+			return "the traces with ProfilerSteps are truncated before the end of their GPU events";
+	return "no ProfilerStep span";
+}
+
 static void stragglers_compute(struct trace_set *ts)
 {
 	for (size_t i = 0; i < ts->n; i++)
@@ -448,7 +458,7 @@ static void stragglers_compute(struct trace_set *ts)
 		n = straggler_rows(ts, steps, nsteps, clk, &g, &v);
 	ts->strag_own_clock = own && n;
 	free(clk);
-	ts->strag_why = !nsteps ? "no ProfilerStep span" : !window ? "no GPU kernel within a ProfilerStep"
+	ts->strag_why = !nsteps ? no_step_why(ts) : !window ? "no GPU kernel within a ProfilerStep"
 		      : !n ? "no ncclKernel communication kernel longer than 1% of the mean step that HTA places in a "
 			     "step by its CPU launch's correlation id"
 		      : "no communication kernel on 2 ranks in one step";

@@ -11,7 +11,8 @@
  *   OTHER          everything else
  * and adds communication rules HTA lacks, tried before the HTA rules: NVSHMEM
  * (nvshmem), DeepEP-style expert-parallel kernels (deep_ep::, dpsk::ep::,
- * ::internode::/::intranode:: dispatch|combine|notify), and oneCCL/rccl names.
+ * ::internode::/::intranode:: dispatch|combine|notify), oneCCL/rccl names, and PyTorch's
+ * own collectives (c10d::, as intra_node_comm's all-reduce; pytscope's list has it too).
  * The built-in patterns are plain prefixes and substrings and are matched as such
  * (no regex engine); each distinct kernel name is classified once per rank.
  *

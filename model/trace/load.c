@@ -33,10 +33,14 @@
 
 /* The rank's profiled window as read so far: from the first start of any event kept to
  * the last start, or end of a ProfilerStep or CPU event (host: one was read). A GPU
- * event's end is what is judged: one that ends past the window by more than the
- * window's length is an absurd duration (far_past). The window only grows, so an event
- * far past the final window was far past it when read: those are kept as candidates
- * (event index, offset) and judged once the file is read (drop_far). */
+ * event's end is what is judged: one that ends past the window by more than
+ * FAR_WINDOWS times the window's length, or by more than FAR_MAX_NS, is an absurd
+ * duration (far_past; a late peer's collective lasting about the window is not). The
+ * window only grows, so an event far past the final window was far past it when read:
+ * those are kept as candidates (event index, offset) and judged once the file is read
+ * (drop_far). */
+#define FAR_WINDOWS 100
+#define FAR_MAX_NS (3600LL * 1000000000LL)   /* an hour */
 struct far_event {
 	size_t k;
 	uint64_t off;
@@ -195,11 +199,19 @@ static void window_add(struct window *w, int64_t lo, int64_t hi)
 	w->any = true;
 }
 
-/* A GPU event starting at ts, inside the window, lasts past its end by more than the
- * window's length (no overflow: dur may be any int64). */
+/* How far past the window's end a GPU event may end: FAR_WINDOWS times its length, at
+ * most FAR_MAX_NS (no overflow). */
+static int64_t far_limit(const struct window *w)
+{
+	int64_t len = w->hi - w->lo;
+	return len >= FAR_MAX_NS / FAR_WINDOWS ? FAR_MAX_NS : len * FAR_WINDOWS;
+}
+
+/* A GPU event starting at ts, inside the window, ends past its end by more than
+ * far_limit (no overflow: dur may be any int64). */
 static bool far_past(const struct window *w, int64_t ts, int64_t dur)
 {
-	return dur - (w->hi - ts) > w->hi - w->lo;
+	return dur - (w->hi - ts) > far_limit(w);
 }
 
 /* GPU event k (ts, dur) at document offset off. */
@@ -265,11 +277,13 @@ static void skip_span(struct file_ctx *fc, uint64_t off, const char *why)
 	file_diag(fc, off, "%s; event skipped", why);
 }
 
-/* The GPU events that end past the rank's profiled window by more than its length
- * (window): an absurd duration (27.8 h in a run of milliseconds), which would take over
- * every share of GPU time; each is named, skipped and counted, and the names no event
- * uses any more are dropped. Only with a window from the host (a ProfilerStep or CPU
- * event): GPU events alone give no window to judge against. */
+/* The GPU events that end far past the rank's profiled window (far_past): an absurd
+ * duration (27.8 h in a run of milliseconds), which would take over every share of GPU
+ * time; each is named, skipped and counted. Their names stay in the rank's name table, so
+ * a skipped communication kernel still tells that the table matched one in the trace
+ * (trace_rank_comm_kernels: its comm is not called unmatched). Only with a window from
+ * the host (a ProfilerStep or CPU event): GPU events alone give no window to judge
+ * against. */
 static void drop_far(struct file_ctx *fc)
 {
 	struct window *w = &fc->win;
@@ -279,12 +293,14 @@ static void drop_far(struct file_ctx *fc)
 		struct trace_kernel *e = &r->k[w->far[i].k];
 		if (!far_past(w, e->ts, e->dur))
 			continue;
-		char dur[32], span[32], why[320];
+		char dur[32], span[32], limit[40] = "an hour", why[320];
 		units_seconds((double)e->dur / 1e9, dur, sizeof(dur));
 		units_seconds((double)(w->hi - w->lo) / 1e9, span, sizeof(span));
+		if (far_limit(w) < FAR_MAX_NS)
+			snprintf(limit, sizeof(limit), "%d times the window", FAR_WINDOWS);
 		snprintf(why, sizeof(why), "GPU event \"%.80s\" lasts %s, past the end of the rank's profiled window "
-			 "(%s: its ProfilerSteps, CPU events and GPU event starts) by more than the window",
-			 r->names[e->name], dur, span);
+			 "(%s: its ProfilerSteps, CPU events and GPU event starts) by more than %s",
+			 r->names[e->name], dur, span, limit);
 		skip_span(fc, w->far[i].off, why);
 		e->dur = -1;   /* dropped below: a kept span never has a negative dur */
 		ndrop++;
@@ -297,7 +313,6 @@ static void drop_far(struct file_ctx *fc)
 		if (r->k[k].dur >= 0)
 			r->k[m++] = r->k[k];
 	r->nk = m;
-	trace_names_drop_unused(&fc->names, r);
 }
 
 /* A complete span (ph X). */
@@ -634,6 +649,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 			 fc.ndiag - MAX_EVENT_DIAGS);
 	note_unread(&fc, diags, path);
 	if (fc.have_base) {
+		r->base_ns = fc.base_ns;
 		for (size_t k = 0; k < r->nk; k++)
 			r->k[k].ts += fc.base_ns;
 		for (size_t k = 0; k < r->ncpu; k++)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* load_names.c: the loader's table of GPU event names (load_names.h): interned by their
- * raw JSON bytes in an open-addressing hash, decoded once (a NUL made visible), cut to
- * the names still used when events are dropped. */
+ * raw JSON bytes in an open-addressing hash, decoded once (a NUL made visible); a name
+ * stays when its events are skipped (load.c drop_far). */
 #include "model/trace/load_names.h"
 
 #include <stdlib.h>
@@ -96,34 +96,6 @@ int32_t trace_names_intern(struct trace_names *nt, struct trace_rank *r, const c
 	nt->rawlen[idx] = n;
 	nt->slots[j] = (struct name_slot){ .hash = h, .idx = idx };
 	return idx;
-}
-
-void trace_names_drop_unused(struct trace_names *nt, struct trace_rank *r)
-{
-	int32_t *to = xmalloc((r->nnames + 1) * sizeof(*to));
-	for (size_t i = 0; i < r->nnames; i++)
-		to[i] = -1;
-	for (size_t k = 0; k < r->nk; k++)
-		to[r->k[k].name] = 0;
-	size_t m = 0;
-	for (size_t i = 0; i < r->nnames; i++) {
-		if (to[i] < 0) {
-			free(r->names[i]);
-			free(nt->raw[i]);
-			continue;
-		}
-		to[i] = (int32_t)m;
-		r->names[m] = r->names[i];
-		nt->raw[m] = nt->raw[i];
-		nt->rawlen[m++] = nt->rawlen[i];
-	}
-	r->nnames = m;
-	for (size_t k = 0; k < r->nk; k++)
-		r->k[k].name = to[r->k[k].name];
-	free(to);
-	free(nt->slots);   /* the hash no longer matches the indexes */
-	nt->slots = NULL;
-	nt->nslots = 0;
 }
 
 void trace_names_free(struct trace_names *nt, const struct trace_rank *r)

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* load_names.h: private to the trace loader (load.c): the names of a file's GPU events,
  * interned on first sight by their raw JSON bytes (escapes kept) into the rank's name
- * table (r->names), each decoded once; and the table cut to the names its events still
- * use once the loader dropped some (load_names.c). */
+ * table (r->names), each decoded once (load_names.c). */
 #ifndef MODEL_TRACE_LOAD_NAMES_H
 #define MODEL_TRACE_LOAD_NAMES_H
 
@@ -23,9 +22,6 @@ struct trace_names {
  * other control bytes: the name goes on after it, and shows it. */
 int32_t trace_names_intern(struct trace_names *nt, struct trace_rank *r, const char *s, size_t n,
 			   const struct json_doc *d, int t);
-/* Drop the names no event of r->k[0..nk) uses, renumbering the events' name indexes
- * (nothing is interned after it). */
-void trace_names_drop_unused(struct trace_names *nt, struct trace_rank *r);
 /* Free nt (r: whose names they are; r->names stays). */
 void trace_names_free(struct trace_names *nt, const struct trace_rank *r);
 

@@ -8,9 +8,10 @@
  * CPU launch's correlation id; a kernel without a launch by its own start, said in
  * store.c; a step number recorded twice is two spans, each with its own kernels): `comm` =
  * the exposed communication time (communication kernels not overlapped by computation
- * kernels), `compute` = the computation kernels' time (their union), each clipped so
- * that they fit the step duration, and `other` = the rest of the step (GPU idle, memory
- * kernels, the host). So the phases sum to the ProfilerStep duration, the distributed
+ * kernels), `compute` = the computation kernels' time (their union), fitted into the
+ * step duration (kernels launched in it may run past its end: when the two sum to more
+ * than the step, each keeps its share of the sum), and `other` = the rest of the step (GPU
+ * idle, memory kernels, the host). So the phases sum to the ProfilerStep duration, the distributed
  * analysis's compute (every phase but comm) is the step less its exposed comm, and the
  * budget's useful compute is time the GPU computed, not the GPU's idle time. A rank
  * without any GPU kernel (a CPU-only profile) has no `comm` or `other` value (unknown,
@@ -23,7 +24,8 @@
  * within it is a GPU-idle step (compute and comm 0, `other` the whole step); only the
  * steps of a file truncated before the end of its GPU events (trace_rank_partial: Kineto
  * writes them out of time order, so a kernel of any step may be past the cut) are not
- * measured: they have no record (missing on that rank, not steps of 0 ms). A rank whose
+ * measured: they have no record (missing on that rank, not steps of 0 ms), also when no
+ * GPU event was read before the cut, in any rank (never a CPU-only profile). A rank whose
  * trace has no ProfilerStep (or is cut before them) while other ranks' traces have some
  * is a rank of the run without any record (its steps missing, said in a diagnostic; not
  * refused as another run's: run_identity_mismatch checks traces against step logs only).
@@ -32,6 +34,7 @@
  * run.json. */
 #include "model/trace/internal.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +97,19 @@ static void group_by_span(const struct trace_rank *r, size_t **idx, size_t **fir
 	free(si.v);
 }
 
+/* Exposed comm *c and compute *p of a step of dur ns (not measured: -1 both) fitted into
+ * it: kernels launched in a step may run past its end (the last step's collective of a
+ * late peer), so when they sum to more than the step each keeps its share of the sum,
+ * never one taking the whole step from the other. */
+static void fit_step(int64_t dur, int64_t *c, int64_t *p)
+{
+	if (*c < 0 || *c + *p <= dur)
+		return;
+	int64_t fc = llround((double)*c * (double)dur / ((double)*c + (double)*p));
+	*c = fc;
+	*p = dur - fc;
+}
+
 void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 {
 	if (r->step_comm || r->nstep == 0)
@@ -110,8 +126,9 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 		const struct trace_step *st = &r->step[s];
 		size_t n = first[s + 1] - first[s];
 		int64_t p = -1, c = measured ? exposed_comm(r, idx + first[s], n, comm, comp, &p) : -1;
-		r->step_comm[s] = c > st->dur ? st->dur : c;
-		r->step_comp[s] = p > st->dur - r->step_comm[s] ? st->dur - r->step_comm[s] : p;
+		fit_step(st->dur, &c, &p);
+		r->step_comm[s] = c;
+		r->step_comp[s] = p;
 	}
 	free(idx);
 	free(first);
@@ -175,8 +192,8 @@ static void publish_stepless(struct run *run, struct steps_model *m, const struc
  * m_other); a rank without any among such ranks is measured on another basis (CPU-only:
  * compute = the whole step) and gets no phase, said in a diagnostic (a rank whose GPU
  * events HTA's last-step filter all left out has some: rank_has_gpu); a GPU rank's steps
- * that were not measured (trace.h step_comp: all of a partial rank's, which in a GPU run
- * counts as a GPU rank even when no GPU event was read) get no record, said in a
+ * that were not measured (trace.h step_comp: all of a partial rank's, which counts as a
+ * GPU rank even when no GPU event was read, in a GPU run or not) get no record, said in a
  * diagnostic too; a rank that does not measure communication (trace_rank_comm_measured)
  * gets no comm value. */
 static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int m_compute, int m_comm,
@@ -189,8 +206,9 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 		return;
 	}
 	trace_rank_step_comm(ts, r);
-	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0 */
-	bool gpu = rank_has_gpu(ts, ri) || (trace_rank_partial(r) && m_other >= 0);
+	/* no GPU kernel (a CPU-only profile): its communication is unknown, not 0; a partial
+	 * trace may have lost all of its GPU events past the cut: never read as CPU-only */
+	bool gpu = rank_has_gpu(ts, ri) || trace_rank_partial(r);
 	bool cpu_among_gpu = !gpu && m_other >= 0;
 	if (!trace_rank_comm_measured(ts, r))
 		m_comm = -1;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the trace family's finding rules: DIST.EXPOSED_COMM (pytscope's order 430,
- * from the trace summary of the lowest rank), the native TRACE.GPU_IDLE and
- * TRACE.ENV_DIFFERS, and what they and HTA's potential stragglers could not judge (the
- * subsystem's `unjudged`; traces of two runs are not weighed against each other); the
- * text of an idle share on its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
+ * from the trace summary of the lowest rank, whose communication kernels are the
+ * classification table's as the steps' are, but under --compat pytscope; its share the
+ * one the report's section rounds), the native TRACE.GPU_IDLE and TRACE.ENV_DIFFERS, and
+ * what they and HTA's potential stragglers could not judge (the subsystem's `unjudged`;
+ * traces of two runs are not weighed against each other); the text of an idle share on
+ * its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +24,7 @@ static void rule_exposed_comm(struct run *run, struct finding_list *out)
 	const struct trace_pysum *p = trace_pysum(ts, 0);
 	if (!p->present || p->n_comm == 0 || p->wall <= 0 || trace_rank_partial(ts->r[0]))
 		return;
-	double exp = 100.0 * p->exposed / p->wall;
+	double exp = trace_pysum_exposed_pct(p); /* the section's value: 37.5% is 38% in both */
 	if (exp < 5)
 		return;
 	double ovl = p->comm > 0 ? p->overlapped / p->comm : 0;
@@ -187,15 +189,25 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 	if (trace_rank_partial(ts->r[0]))
 		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's trace is truncated "
 				      "before the end of its GPU events)", ts->r[0]->rank);
-	else if (!p->present || p->n_comm == 0)
-		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no %s kernel in rank %d's trace)",
-				      p->present ? "communication" : "GPU", ts->r[0]->rank);
+	else if (!p->present)
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no GPU kernel in rank %d's trace)",
+				      ts->r[0]->rank);
+	else if (p->n_comm == 0 && run->opts && run->opts->compat_pytscope)
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no communication kernel in "
+				      "rank %d's trace)", ts->r[0]->rank);
+	else if (p->n_comm == 0 && trace_rank_comm_kernels(ts->r[0]))   /* skipped ones' names stay (load.c) */
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's communication kernels "
+				      "were skipped: each lasts far past its profiled window)", ts->r[0]->rank);
+	else if (p->n_comm == 0)   /* as the GPU time line's "comm n/a" says it */
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no kernel in rank %d's trace "
+				      "matched the classification table as communication, which --kernel-classes "
+				      "extends)", ts->r[0]->rank);
 	struct trace_gpu_time g;
 	bool ok = trace_gpu_time(ts, &g);
 	if (g.npartial)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE", "GPU idle time of %s%d%s (truncated before the end of "
-				      "its GPU events)", g.npartial > 1 ? "ranks " : "rank ", g.partial_rank,
-				      g.npartial > 1 ? " and others" : "");
+				      "%s GPU events)", g.npartial > 1 ? "ranks " : "rank ", g.partial_rank,
+				      g.npartial > 1 ? " and others" : "", g.npartial > 1 ? "their" : "its");
 	else if (!ok)
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
 				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "

@@ -180,6 +180,8 @@ static size_t rank_holder(const struct trace_set *ts, int rank, size_t upto)
 	"past the cut are unknown); communication overlap is n/a"
 #define SAID_NO_COMM "%zu GPU kernels but no communication kernel matched the classification table (extend " \
 	"it with --kernel-classes); communication overlap is n/a"
+#define SAID_COMM_SKIPPED "%zu GPU kernels kept, no communication kernel among them: those read were skipped " \
+	"(each lasts far past the rank's profiled window); communication overlap is n/a"
 #define SAID_NO_LAUNCH "%zu of %zu GPU events have no CPU launch (no CPU event has their correlation id): the " \
 	"steps' compute and comm place each by its own start, in the ProfilerStep span that holds it (HTA places " \
 	"a kernel by its launch: its per-step figures leave them out)"
@@ -213,8 +215,8 @@ enum trace_said trace_said_by(const char *msg)
 {
 	if (said_as(msg, SAID_BY_NAME) || said_as(msg, SAID_BY_ORDER) || said_as(msg, SAID_BY_ORDER_PROC))
 		return TRACE_SAID_RANK;
-	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM) || said_as(msg, SAID_NO_LAUNCH) ||
-	    said_as(msg, SAID_STEP_AGAIN) || said_as(msg, SAID_STEPS_AGAIN))
+	if (said_as(msg, SAID_NO_COMM_CUT) || said_as(msg, SAID_NO_COMM) || said_as(msg, SAID_COMM_SKIPPED) ||
+	    said_as(msg, SAID_NO_LAUNCH) || said_as(msg, SAID_STEP_AGAIN) || said_as(msg, SAID_STEPS_AGAIN))
 		return TRACE_SAID_FINISH;
 	return TRACE_SAID_PARSE;
 }
@@ -635,7 +637,9 @@ void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct tra
 		nolaunch += !c;
 	}
 	free(si.v);
-	if (r->nk > 0 && ncomm == 0 && trace_rank_partial(r))
+	if (r->nk > 0 && ncomm == 0 && trace_rank_comm_kernels(r))   /* skipped ones' names stay (load.c) */
+		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_COMM_SKIPPED, r->nk);
+	else if (r->nk > 0 && ncomm == 0 && trace_rank_partial(r))
 		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM_CUT, r->nk);
 	else if (r->nk > 0 && ncomm == 0)
 		diag_add(diags, DIAG_WARN, r->path, -1, -1, r->rank, SAID_NO_COMM, r->nk);
@@ -713,6 +717,7 @@ static void take_events(struct trace_rank *r, struct trace_rank *f)
 	r->step = f->step, r->nstep = f->nstep, r->stepcap = f->stepcap;
 	r->names = f->names, r->name_cls = f->name_cls, r->nnames = f->nnames, r->namecap = f->namecap;
 	r->truncated = f->truncated;
+	r->base_ns = f->base_ns;
 	f->k = NULL, f->cpu = NULL, f->step = NULL, f->names = NULL, f->name_cls = NULL;
 	f->nnames = 0;
 	trace_rank_free(f);

@@ -146,13 +146,17 @@ static void kernel_brief(const char *name, char *out)
 }
 
 /* The top 3 kernels over every rank (HTA event set) by total time, summed by name
- * (ksum_merge): "name 12.3%, ...", each name brief (kernel_brief). */
+ * (ksum_merge): "name 12.3%, ...", each name brief (kernel_brief). Over the ranks the
+ * GPU time line sums: a truncated (partial) trace is left out (the line is not shown when
+ * every trace is). */
 static void top_kernels(struct trace_set *ts, char *buf, size_t n)
 {
 	size_t nk = 0, cap = 0;
 	struct ksum *v = NULL;
 	double total = 0;
 	for (size_t i = 0; i < ts->n; i++) {
+		if (trace_rank_partial(ts->r[i]))
+			continue;
 		const struct trace_hta *h = trace_hta(ts, i);
 		for (size_t k = 0; k < h->nkstat; k++) {
 			xgrow((void **)&v, &cap, nk + 1, sizeof(*v));

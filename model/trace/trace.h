@@ -16,7 +16,9 @@
  * the number after "rank"/"worker" in the file name, else file order).
  *
  * Analyses are lazy and memoized (first call computes, under the set's lock):
- *   trace_pysum()     pytscope 0.2.1 analyze_trace on one rank (spec pytscope.md §6.6)
+ *   trace_pysum()     pytscope 0.2.1 analyze_trace on one rank (spec pytscope.md §6.6),
+ *                     communication kernels by the classification table but under
+ *                     --compat pytscope (pytscope's name list there)
  *   trace_hta()       HTA temporal breakdown, comm/comp overlap, kernel-type breakdown,
  *                     per-kernel stats and idle time by stream (formats.md §2.4), on the
  *                     HTA event set (events with a stream, after the last-step rule)
@@ -164,7 +166,10 @@ struct trace_rank {
 	bool hta_filter;     /* the last-step rule dropped its last ProfilerStep when hta and the
 			      * straggler inputs were computed */
 	struct trace_hta hta;
-	struct trace_pysum py;
+	struct trace_pysum py;       /* communication by pytscope's name list (kept in a trace index) */
+	struct trace_pysum py_table; /* by the classification table; valid when py_table_done (and py_done) */
+	bool py_table_done;
+	int64_t base_ns;     /* the file's baseTimeNanoseconds (0 none): pytscope reads ts without it */
 	struct trace_iterwin *win;
 	size_t nwin;
 	struct trace_ncclk *nccl;
@@ -255,7 +260,14 @@ void trace_rank_need_events(struct trace_set *ts, struct trace_rank *r);
 void trace_rank_summarize(struct trace_set *ts, size_t ri);
 /* Memoized analyses of rank index ri (0..n-1); never NULL for a valid ri. */
 const struct trace_hta *trace_hta(struct trace_set *ts, size_t ri);
+/* pytscope's trace summary of rank index ri, in pytscope's float seconds: its
+ * communication kernels are the classification table's (--kernel-classes extends it), as
+ * for the steps and HTA's views, but under --compat pytscope pytscope's name list. */
 const struct trace_pysum *trace_pysum(struct trace_set *ts, size_t ri);
+/* The exposed share of the trace span in percent as pytscope computes it
+ * (exposed_comm_fraction * 100; 0 without a span): the report's section and
+ * DIST.EXPOSED_COMM round this one value. */
+double trace_pysum_exposed_pct(const struct trace_pysum *p);
 /* HTA potential stragglers (up to 2 rank ids); returns the count, 0 when HTA's method
  * could not run: then *why (when why is not NULL) says why, else *why is NULL. When ranks
  * tie for a place HTA names (which of them it names is its sort's order), only the ranks
@@ -295,11 +307,12 @@ const char *trace_mask_label(unsigned mask);
  * (every step when step < 0), one row per (rank, step, kernel name) with a `step`
  * column (missing for kernels outside any step): the drill-down from a heatmap cell
  * (rank, step); the `step_kernels` view is the whole table. Uses every GPU event (no
- * last-step filter). NULL, with a reason in err, when no trace covers it. The caller
- * frees the table. */
+ * last-step filter). A truncated (partial) trace's steps are not measured: its rows are
+ * left out (said in the table's note), and NULL for its rank. NULL, with a reason in err,
+ * when no trace covers it. The caller frees the table. */
 struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn);
-/* True when a trace of rank id `rank` has ProfilerStep#step (Enter on a heatmap cell
- * then opens the step_kernels view filtered to "rank=R step=S"). */
+/* True when a trace of rank id `rank` that is not partial has ProfilerStep#step (Enter
+ * on a heatmap cell then opens the step_kernels view filtered to "rank=R step=S"). */
 bool trace_covers(struct run *run, int rank, long step);
 /* The host of rank id `rank`'s trace: distributedInfo's hostname (or host, node,
  * nodename), else Kineto's top-level "host_name", else the host in the file name that tensorboard_trace_handler writes by
@@ -345,7 +358,8 @@ void trace_publish_steps(struct run *run);
  * its kernels as communication, or r is the one rank of a run of one (no communication
  * expected: its 0 is measured). Its kernel names decide, kept in a trace index too. */
 bool trace_rank_comm_measured(const struct trace_set *ts, const struct trace_rank *r);
-/* Whether the classification table matches one of rank r's kernels as communication. */
+/* Whether the classification table matches one of rank r's kernels as communication
+ * (by its name table: a kernel skipped for a duration far past the window counts). */
 bool trace_rank_comm_kernels(const struct trace_rank *r);
 /* Whether rank r's trace is partial: its file is truncated before the end of its GPU
  * events (not kernels_whole). Kineto does not write GPU events in time order, so a

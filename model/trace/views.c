@@ -4,7 +4,11 @@
  * from the memoized analyses (analysis.c, analysis_idle.c, analysis_stragglers.c). Their
  * cells are missing where the report says n/a or not judged: comm figures of a trace
  * without a communication kernel, the exposed share of a truncated one, the potential
- * stragglers of traces of two runs (trace_mixed_why). */
+ * stragglers of traces of two runs (trace_mixed_why). A truncated (partial) trace's rows
+ * are figures of the events read, marked so (a partial column, the title and the note
+ * --export says): the kernels, idle and per-rank kernel_breakdown rows; it is left out of
+ * the all-ranks rows (as the GPU time line) and of step_kernels (its steps are not
+ * measured, trace_rank_partial). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +26,55 @@ static struct trace_set *need_trace(struct run *run, char *err, size_t errn)
 	}
 	return ts;
 }
+
+/* ---- truncated traces ---------------------------------------------------------- */
+
+/* The partial ranks (trace_rank_partial) named into buf[n]: "rank 1's truncated trace",
+ * "rank 1's truncated trace and 2 others"; their count. */
+static size_t partial_named(struct trace_set *ts, char *buf, size_t n)
+{
+	size_t np = 0;
+	int first = -1;
+	for (size_t i = 0; i < ts->n; i++)
+		if (trace_rank_partial(ts->r[i]) && np++ == 0)
+			first = ts->r[i]->rank;
+	if (np > 1)
+		snprintf(buf, n, "rank %d's truncated trace and %zu others", first, np - 1);
+	else
+		snprintf(buf, n, "rank %d's truncated trace", first);
+	return np;
+}
+
+/* A new table titled "BASE)", or "BASE; NOTE)" with that note when some rank's trace is
+ * partial: note is fmt with the ranks named (partial_named) for its one %s. Whether
+ * some is in *partial. */
+static struct table *table_new_partial(struct trace_set *ts, const char *name, const char *base, const char *fmt,
+				       bool *partial)
+{
+	char who[96], note[320], title[512];
+	*partial = partial_named(ts, who, sizeof(who)) > 0;
+	snprintf(note, sizeof(note), fmt, who);
+	snprintf(title, sizeof(title), "%s%s%s)", base, *partial ? "; " : "", *partial ? note : "");
+	struct table *t = table_new(name, title);
+	table_set_note(t, *partial ? note : NULL);
+	return t;
+}
+
+/* The partial column of the views that keep a partial trace's rows (-1: every trace
+ * whole, none). */
+static int partial_col(struct table *t, bool partial)
+{
+	return partial ? table_add_col(t, "partial", COL_TEXT, 7, 0) : -1;
+}
+
+static void set_partial(struct table *t, size_t row, int col, const struct trace_rank *r)
+{
+	if (col >= 0)
+		table_set_text(t, row, col, trace_rank_partial(r) ? "yes" : "no");
+}
+
+#define PARTIAL_READ "partial: %s, figures of the kernels read (the partial column marks its rows)"
+#define PARTIAL_IDLE "partial: %s, idle time between the kernels read (the partial column marks its rows)"
 
 /* ---- kernels ------------------------------------------------------------- */
 
@@ -50,7 +103,8 @@ static struct kcols kernel_cols(struct table *t)
 	return c;
 }
 
-static void kernel_rows(struct table *t, const struct kcols *c, const struct trace_rank *r,
+/* Rows of rank r's kernel stats ks[0..n); its partial cell in column c_part (-1: none). */
+static void kernel_rows(struct table *t, const struct kcols *c, int c_part, const struct trace_rank *r,
 			const struct trace_kstat *ks, size_t n)
 {
 	double total = 0;
@@ -68,6 +122,7 @@ static void kernel_rows(struct table *t, const struct kcols *c, const struct tra
 		table_set_num(t, row, c->max, ks[i].max);
 		table_set_num(t, row, c->std, ks[i].std);
 		table_set_num_opt(t, row, c->pct, 100.0 * ks[i].sum / total, total > 0);
+		set_partial(t, row, c_part, r);
 	}
 }
 
@@ -76,11 +131,14 @@ static struct table *build_kernels(struct run *run, char *err, size_t errn)
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("kernels", "GPU kernels per rank (HTA event set)");
+	bool partial;
+	struct table *t = table_new_partial(ts, "kernels", "GPU kernels per rank (HTA event set", PARTIAL_READ,
+					    &partial);
 	struct kcols c = kernel_cols(t);
+	int c_part = partial_col(t, partial);
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
-		kernel_rows(t, &c, ts->r[i], h->kstat, h->nkstat);
+		kernel_rows(t, &c, c_part, ts->r[i], h->kstat, h->nkstat);
 	}
 	return t;
 }
@@ -99,7 +157,7 @@ static void step_kernel_rows(struct table *t, const struct kcols *c, int c_step,
 		struct trace_kstat *ks;
 		size_t nks = trace_kstats(r, idx, b - a, &ks);
 		size_t first = t->nrow;
-		kernel_rows(t, c, r, ks, nks);
+		kernel_rows(t, c, -1, r, ks, nks);
 		for (size_t row = first; row < t->nrow; row++)
 			table_set_num_opt(t, row, c_step, v[a].iter, v[a].iter != INT32_MAX);
 		free(ks);
@@ -109,17 +167,34 @@ static void step_kernel_rows(struct table *t, const struct kcols *c, int c_step,
 	free(v);
 }
 
+/* Rank id rank's trace is partial. */
+static bool rank_partial(const struct trace_set *ts, int rank)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (ts->r[i]->rank == rank)
+			return trace_rank_partial(ts->r[i]);
+	return false;
+}
+
 struct table *trace_kernels_table(struct run *run, int rank, long step, char *err, size_t errn)
 {
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("step_kernels", "GPU kernels per rank and ProfilerStep (all GPU events)");
+	if (rank >= 0 && rank_partial(ts, rank)) {
+		snprintf(err, errn, "rank %d's trace is truncated before the end of its GPU events: its steps are not "
+			 "measured (kernels of any step may be past the cut)", rank);
+		return NULL;
+	}
+	bool partial;
+	struct table *t = table_new_partial(ts, "step_kernels", "GPU kernels per rank and ProfilerStep (all GPU events",
+					    "%s left out: a truncated trace's steps are not measured (kernels of any "
+					    "step may be past its cut)", &partial);
 	int c_step = table_add_col(t, "step", COL_INT, 7, 0);
 	table_set_role(t, c_step, COL_ROLE_STEP);
 	struct kcols c = kernel_cols(t);
 	for (size_t i = 0; i < ts->n; i++)
-		if (rank < 0 || ts->r[i]->rank == rank) {
+		if ((rank < 0 || ts->r[i]->rank == rank) && !trace_rank_partial(ts->r[i])) {
 			trace_rank_need_events(ts, ts->r[i]); /* a drill-down reads the events */
 			step_kernel_rows(t, &c, c_step, ts->r[i], step);
 		}
@@ -136,7 +211,7 @@ bool trace_covers(struct run *run, int rank, long step)
 	struct trace_set *ts = trace_get(run);
 	for (size_t i = 0; ts && i < ts->n; i++) {
 		const struct trace_rank *r = ts->r[i];
-		if (r->rank != rank)
+		if (r->rank != rank || trace_rank_partial(r))   /* its steps are not measured */
 			continue;
 		for (size_t s = 0; s < r->nstep; s++)
 			if (r->step[s].step == step)
@@ -172,8 +247,10 @@ static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, siz
 	}
 }
 
+/* Rows of one rank (have_rank: rank), or of all ranks, from us (by label); partial: the
+ * rank's partial cell (col[5] when there is that column). */
 static void breakdown_rows(struct table *t, const int *col, long ref, bool have_rank, int rank,
-			   const double *us, bool ascii)
+			   const double *us, bool ascii, const char *partial)
 {
 	double total = 0;
 	for (unsigned m = 1; m < TB_MAX_LABELS; m++)
@@ -198,6 +275,8 @@ static void breakdown_rows(struct table *t, const int *col, long ref, bool have_
 		double f = pct / 100.0;
 		stacked_bar(&f, 1, ascii, bar, sizeof(bar));
 		table_set_text(t, row, col[4], bar);
+		if (col[5] >= 0 && partial)
+			table_set_text(t, row, col[5], partial);
 	}
 }
 
@@ -206,26 +285,33 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	struct table *t = table_new("kernel_breakdown",
-				    "Kernel-type breakdown with overlap (HTA; rank '-' = all ranks)");
-	int col[5] = {
+	bool partial;
+	struct table *t = table_new_partial(ts, "kernel_breakdown",
+					    "Kernel-type breakdown with overlap (HTA; rank '-' = all ranks",
+					    "partial: %s, figures of the kernels read, left out of the all-ranks rows "
+					    "(as the GPU time line)", &partial);
+	int col[6] = {
 		table_add_col(t, "rank", COL_INT, 5, 0),
 		table_add_col(t, "kernel_type", COL_TEXT, 40, 0),
 		table_add_col(t, "sum_us", COL_NUM, 12, 0),
 		table_add_col(t, "pct", COL_NUM, 6, 1),
 		table_add_col(t, "bar", COL_TEXT, 22, 0),
+		partial_col(t, partial),
 	};
 	table_set_role(t, col[0], COL_ROLE_RANK);
 	bool ascii = run->opts && run->opts->ascii;
 	double all[TB_MAX_LABELS] = { 0 };
 	for (size_t i = 0; i < ts->n; i++) {
+		if (trace_rank_partial(ts->r[i]))
+			continue;
 		const struct trace_hta *h = trace_hta(ts, i);
 		for (unsigned m = 1; m < TB_MAX_LABELS; m++)
 			all[m] += h->type_us[m];
 	}
-	breakdown_rows(t, col, -1, false, -1, all, ascii);
+	breakdown_rows(t, col, -1, false, -1, all, ascii, NULL);
 	for (size_t i = 0; i < ts->n; i++)
-		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us, ascii);
+		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us, ascii,
+			       trace_rank_partial(ts->r[i]) ? "yes" : "no");
 	return t;
 }
 
@@ -247,9 +333,9 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 	struct trace_set *ts = need_trace(run, err, errn);
 	if (!ts)
 		return NULL;
-	bool by_gpu = several_gpus(ts);
-	struct table *t = table_new("idle", by_gpu ? "GPU idle time by GPU and stream (HTA categories)"
-					    : "GPU idle time by stream (HTA categories)");
+	bool by_gpu = several_gpus(ts), partial;
+	struct table *t = table_new_partial(ts, "idle", by_gpu ? "GPU idle time by GPU and stream (HTA categories"
+					    : "GPU idle time by stream (HTA categories", PARTIAL_IDLE, &partial);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_dev = by_gpu ? table_add_col(t, "device", COL_INT, 6, 0) : -1;
@@ -257,6 +343,7 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 	int c_cat = table_add_col(t, "idle_category", COL_TEXT, 12, 0);
 	int c_time = table_add_col(t, "idle_time_us", COL_NUM, 12, 0);
 	int c_ratio = table_add_col(t, "idle_time_ratio", COL_NUM, 8, 2);
+	int c_part = partial_col(t, partial);
 	static const char *const cats[3] = { "host_wait", "kernel_wait", "other" };
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
@@ -273,6 +360,7 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 				table_set_text(t, row, c_cat, cats[k]);
 				table_set_num(t, row, c_time, v[k]);
 				table_set_num_opt(t, row, c_ratio, rint(100.0 * v[k] / sum) / 100.0, sum != 0);
+				set_partial(t, row, c_part, ts->r[i]);
 			}
 		}
 	}
@@ -299,16 +387,17 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	const char *why = trace_mixed_why(ts, mixed_why, sizeof(mixed_why));
 	bool mixed = why != NULL;
 	size_t nstrag = mixed ? 0 : trace_stragglers(ts, strag, &why);
-	size_t npartial = 0;
-	for (size_t i = 0; i < ts->n; i++)
-		npartial += trace_rank_partial(ts->r[i]);
-	char title[448];
+	char who[96], note[224], title[448];
+	size_t npartial = partial_named(ts, who, sizeof(who));
 	snprintf(title, sizeof(title), "Temporal breakdown per rank (HTA%s%s%s%s)",
 		 why ? "; potential stragglers not judged: " : "", why ? why : "",
 		 !mixed && ts->strag_own_clock ? "; potential stragglers on each rank's own clock: the traces share "
 						 "no instant" : "",
 		 npartial ? "; partial: a truncated trace, figures of the events read, not judged" : "");
 	struct table *t = table_new("temporal", title);
+	snprintf(note, sizeof(note), "partial: %s, figures of the events read, not judged (the partial column "
+		 "marks its rows)", who);
+	table_set_note(t, npartial ? note : NULL);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_idle = table_add_col(t, "idle_us", COL_NUM, 10, 0);

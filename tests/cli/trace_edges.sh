@@ -20,7 +20,10 @@
 # time is over the HTA span (the last ProfilerStep left out), never called the trace span,
 # which the exposed communication is over. rank{k}/ dirs (or a run dir) holding traces and
 # no step log get the traces' ProfilerSteps as steps, as worker dirs do, keeping what a
-# run.json there says.
+# run.json there says. A late peer's collective lasting about the profiled window is kept
+# (only 100 windows past it, or an hour, is absurd: skipped), and a step's compute and
+# comm that sum to more than the step keep their shares; a skipped communication kernel
+# is said skipped, never "no kernel matched as communication".
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -242,4 +245,40 @@ tap_check "... a run.json there keeps its metadata (the run's name), and beside 
 	 grep -q "^  steps  *2 aligned across ranks" rkc.out'
 tap_check "... --compat pytscope reads no step from a trace" \
 	'grep -qx "No steps recorded." rkc_p.out && ! grep -q TIMING rkc_p.out'
+
+# A late peer: the 2 ms step's last kernel, an all-reduce launched at 1.9 ms, lasts 2.2 ms
+# (past the window by about its length): kept, measured as communication, and the step's
+# compute and comm keep their shares of the GPU time launched in it (not comm taking the
+# whole step). A GPU event past the window by more than 100 windows is skipped; when it is
+# the trace's only communication kernel, nothing calls the trace one without any: the
+# sources and the not-judged line say it was skipped. Past a window of a minute, an hour
+# past its end is the limit.
+mkdir late absurd hour
+{ head_of 0 1; step 1 0 2000; kernel gemm_fwd 7 100 800 1; printf ,; kernel gemm_bwd 7 950 900 2; printf ,
+  kernel ncclKernel_AllReduce 24 1900 2200 3; printf ']}\n'; } >late/rank0.json
+{ head_of 0 1; step 1 0 1000; kernel gemm 7 20 950 1; printf ,; kernel ncclKernel_AllReduce 24 975 100000000000 2
+  printf ']}\n'; } >absurd/rank0.json
+{ head_of 0 1; step 1 0 60000000; kernel gemm 7 100 1000 1; printf ,; kernel gemm 7 59000000 7200000000 2
+  printf ']}\n'; } >hour/rank0.json
+"$TSCOPE_BIN" --no-index --export sources late >late_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps late >late.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never late >late.out 2>/dev/null
+tap_check "a late peer's collective (1.1 windows) is kept and measured as communication" \
+	'grep -q "^file,late/rank0.json,kineto,0,,,7,0,ok$" late_src.csv && ! grep -q "event skipped" late_src.csv &&
+	 grep -qx "0,1,0,2,0.871795,1.128205,0" late.csv && ! grep -q "n/a: no kernel matched" late.out'
+"$TSCOPE_BIN" --no-index --export sources absurd >absurd_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never absurd >absurd.out 2>/dev/null
+tap_check "a communication kernel 100 windows past the window: skipped, never called unmatched" \
+	'grep -q "^warning,absurd/rank0.json,,0,,[0-9]*,,,\"GPU event \"\"ncclKernel_AllReduce\"\" lasts 100000 s, \
+past the end of the rank.s profiled window (1 ms: its ProfilerSteps, CPU events and GPU event starts) by more than 100 \
+times the window; event skipped\"$" absurd_src.csv &&
+	 grep -q "^warning,absurd/rank0.json,,0,,,,,\"1 GPU kernels kept, no communication kernel among them: those \
+read were skipped (each lasts far past the rank.s profiled window); communication overlap is n/a\"$" absurd_src.csv &&
+	 ! grep -q "matched" absurd_src.csv absurd.out &&
+	 grep -qx "  - exposed communication (rank 0.s communication kernels were skipped: each lasts far past its \
+profiled window)" absurd.out'
+"$TSCOPE_BIN" --no-index --export sources hour >hour_src.csv 2>/dev/null
+tap_check "... past a window of a minute, 2 h (7200 s): more than an hour past its end" \
+	'grep -q "lasts 7200 s, past the end of the rank.s profiled window (60 s: .*) by more than an hour; event \
+skipped" hour_src.csv'
 tap_plan

@@ -13,8 +13,12 @@
 # classification table. The trace index does not
 # restore a truncated trace (its record does not say whether every GPU event was read):
 # it is parsed again. A file cut before its ProfilerSteps loads as a rank without a step
-# record (missing), not as another run's. The same on the real traces cut
-# (../shared/real; skipped when absent).
+# record (missing), not as another run's. Files cut before their first GPU kernel are
+# not CPU-only profiles: their steps are not measured either, even when no rank has a
+# kernel. A truncated rank's rows in the kernels, idle and kernel_breakdown views are
+# marked partial (a partial column and a note), left out of the all-ranks rows and the
+# top kernels, as of the GPU time line, and of step_kernels. The same on the real traces
+# cut (../shared/real; skipped when absent).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -116,10 +120,69 @@ truncated before the end of its GPU events: figures of the events read, exposed 
 tap_check "--export comm_overlap of a truncated trace: partial said on stderr" \
 	'grep -qx "tscope-tui: note on .comm_overlap.: partial: a truncated trace, figures of the events read, exposed \
 share not judged" ovl.err'
-tap_check "... its comm_overlap row: figures of the events read, the exposed share empty (rank 1's kept)" \
-	'grep -q "^0,0.5,0.4,0.3,0.2,0.2,50,,1,1," ovl.csv && grep -q "^1,0.5,0.4,0.3,0.2,0.2,50,40,1,1," ovl.csv'
+tap_check "... its comm_overlap row: pytscope's float figures of the events read, exposed share empty (rank 1's kept)" \
+	'grep -q "^0,0.4999999999999999,0.39999999999999997,0.30000000000000004,0.19999999999999993,[^,]*,[^,]*,,1,1," \
+		ovl.csv && grep -q "^1,0.4999999999999999,[^,]*,[^,]*,0.19999999999999993,[^,]*,[^,]*,39.99999999999999,1,1," \
+		ovl.csv'
 tap_check "... --compat pytscope: pytscope's section" \
 	'grep -qx "  comm 0.4 ms · overlapped 50% · exposed 0.2 ms (40% of wall)" ovl_c.out && ! grep -q "n/a" ovl_c.out'
+
+# Both ranks cut before their first GPU kernel (their CPU events read, no GPU run among
+# the ranks): not CPU-only profiles, so no step is measured (no record, not compute = the
+# whole step), no imbalance is weighed, and the stragglers' not-judged reason names the
+# truncation; one rank alone the same.
+mkdir nogpu nogpu1
+for r in 0 1; do
+	{ head_of $r 2; step 1 0 $((1000 + 400 * r)); step 2 $((1000 + 400 * r)) 1000
+	  printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":80,"dur":5,'
+	  printf '"args":{"correlation":1}},{"ph":"X","cat":"ker'; } >nogpu/rank$r.json
+done
+cp nogpu/rank0.json nogpu1/
+"$TSCOPE_BIN" --no-index --export steps nogpu >nogpu.csv 2>nogpu.err
+"$TSCOPE_BIN" --no-index --export sources nogpu >nogpu_src.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never nogpu >nogpu.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps nogpu1 >nogpu1.csv 2>/dev/null
+tap_check "cut before any GPU kernel, on every rank: no step record, not compute = the whole step" \
+	'[ ! -s nogpu.csv ] && [ ! -s nogpu1.csv ] && grep -q "no ProfilerStep of the traces is measured: they are \
+truncated before the end of their GPU events" nogpu.err &&
+	 [ "$(grep -c "2 of 2 ProfilerSteps not measured (left out on this rank)" nogpu_src.csv)" = 2 ]'
+tap_check "... no imbalance weighed, the stragglers not judged for the truncation" \
+	'! grep -q "lost to imbalance\|LOAD_IMBALANCE\|100.0%" nogpu.out &&
+	 grep -qx "  - potential stragglers (the traces with ProfilerSteps are truncated before the end of their GPU \
+events)" nogpu.out'
+
+# Rank 1 cut after step 1's all-reduce, before its last kernel: its rows in kernels, idle
+# and kernel_breakdown are marked partial (the note on stderr, as temporal's), left out of
+# the all-ranks rows and the headline's top kernels as of the GPU time line, and of
+# step_kernels (its step is not measured); whole traces get no partial column.
+mkdir pv
+pv_head() { head_of "$1" 2; step 1 0 1000; kernel gemm_a 7 100 200 1; printf ,
+	    kernel ncclKernel_AllReduce 24 300 300 2; printf ,; }
+{ pv_head 0; kernel gemm_c 7 700 200 3; names; printf ']}\n'; } >pv/rank0.json
+{ pv_head 1; printf '{"ph":"X","cat":"cuda_runtime","na'; } >pv/rank1.json
+for v in kernels idle kernel_breakdown step_kernels temporal; do
+	"$TSCOPE_BIN" --no-index --export $v pv >pv_$v.csv 2>pv_$v.err
+done
+"$TSCOPE_BIN" --no-index --print --color never pv >pv.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export kernels tail >tail_k.csv 2>/dev/null
+tap_check "truncated rank: kernel_breakdown's all-ranks rows are the whole ranks', its own rows partial" \
+	'[ "$(grep "^," pv_kernel_breakdown.csv | cut -d, -f2-4 | tr "\n" " ")" = "COMPUTATION,400,57.1 \
+COMMUNICATION,300,42.9 " ] && [ "$(grep -c "^1,.*,yes$" pv_kernel_breakdown.csv)" = 2 ] &&
+	 grep -qx "tscope-tui: note on .kernel_breakdown.: partial: rank 1.s truncated trace, figures of the kernels \
+read, left out of the all-ranks rows (as the GPU time line)" pv_kernel_breakdown.err'
+tap_check "... kernels and idle: its rows marked partial, said on stderr (and temporal's)" \
+	'[ "$(grep -c "^1,.*,yes$" pv_kernels.csv)" = 2 ] && [ "$(grep -c "^0,.*,no$" pv_kernels.csv)" = 3 ] &&
+	 grep -q "note on .kernels.: partial: rank 1.s truncated trace, figures of the kernels read" pv_kernels.err &&
+	 [ "$(grep -c "^1,.*,yes$" pv_idle.csv)" = 6 ] && grep -q "note on .idle.: partial: rank 1.s" pv_idle.err &&
+	 ! grep -q "partial" tail_k.csv &&
+	 grep -qx "tscope-tui: note on .temporal.: partial: rank 1.s truncated trace, figures of the events read, not \
+judged (the partial column marks its rows)" pv_temporal.err'
+tap_check "... step_kernels leaves out its unmeasured step, and says so" \
+	'grep -q "^1,0,gemm_c," pv_step_kernels.csv && ! grep -q "^1,1," pv_step_kernels.csv &&
+	 grep -q "note on .step_kernels.: rank 1.s truncated trace left out: a truncated trace.s steps are not \
+measured" pv_step_kernels.err'
+tap_check "... the headline's top kernels are the GPU time line's ranks'" \
+	'grep -q "^  top kernels  *ncclKernel_AllReduce 42.9%, gemm_[ac] 28.6%, gemm_[ac] 28.6%$" pv.out'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ] || [ ! -d "$real/kineto-hta-2rank" ]; then

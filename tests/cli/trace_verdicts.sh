@@ -13,7 +13,12 @@
 # whose traces share no instant (another clock: baseTimeNanoseconds) are judged each on
 # its own clock, not left empty; ranks that tie for a place HTA names are not judged (the
 # ranks above them "yes", below "no"), and which tie is in the not-judged list, under the
-# findings when there are some, and in the findings export. The rest skips when
+# findings when there are some, and in the findings export. One classification of
+# kernels: the overlap section, DIST.EXPOSED_COMM and comm_overlap count as communication
+# what the classification table does (DeepEP, c10d::, --kernel-classes), as the steps and
+# the budget; --compat pytscope keeps pytscope's name list; all in pytscope's float
+# seconds, so an exposed share of 0.375 is 38% in the section and the finding alike, with
+# or without baseTimeNanoseconds, and from a trace index too. The rest skips when
 # ../shared/real is absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -76,6 +81,73 @@ second_why="potential stragglers (ranks 1 and 2 tie for HTA's second place, late
 tap_check "... which tie: listed under the findings and a not-judged row of the findings export" \
 	'grep -q "^● FINDINGS (" second.out && grep -qxF "  - $second_why" second.out &&
 	 grep -qF "not judged,,\"$second_why\"" second.csv'
+
+# One classification: which kernels are communication is the classification table's
+# (--kernel-classes extends it) in the overlap section, DIST.EXPOSED_COMM and
+# comm_overlap as in the steps, the budget and the GPU time line; --compat pytscope keeps
+# pytscope's name list. A step of 1 ms: gemm_a 100-300 us, COMM 300-600 us (a kernel of
+# that name), gemm_c 700-900 us: 0.3 of a 0.8 ms trace span exposed (0.375, pytscope's
+# 38%). kt_trace RANK COMM [BASE_NS] writes the trace of a rank.
+kt_kernel() {
+	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,' $(($3 - 20))
+	printf '"dur":5,"args":{"correlation":%d}},{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":%d,' "$5" "$1" "$2"
+	printf '"ts":%d,"dur":%d,"args":{"stream":%d,"device":0,"correlation":%d}},' "$3" "$4" "$2" "$5"; }
+kt_trace() {
+	printf '{"distributedInfo":{"rank":%d,"world_size":2,"backend":"nccl"},%s"traceEvents":[' "$1" \
+		"${3:+\"baseTimeNanoseconds\":$3,}"
+	printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000},'
+	kt_kernel gemm_a 7 100 200 1 && kt_kernel "$2" 24 300 300 5 && kt_kernel gemm_c 7 700 200 6
+	printf '{"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU 0"}}]}\n'; }
+nccl=ncclKernel_AllReduce_RING_LL_Sum_float
+dispatch='void dpsk::ep::internode::dispatch<8>(int*)'
+c10d='void c10d::intra_node_comm::oneShotAllReduceKernel<float, 2>(...)'
+mkdir r37 r37b kt_dp kt_c10 kt_bc kt_user
+kt_trace 0 $nccl >r37/trace.json && kt_trace 0 $nccl 1775078550000000000 >r37b/trace.json
+for r in 0 1; do kt_trace $r "$dispatch" >kt_dp/rank$r.json && kt_trace $r "$c10d" >kt_c10/rank$r.json &&
+	kt_trace $r my_xfer_kernel >kt_user/rank$r.json; done
+kt_trace 0 my_broadcast_kernel >kt_bc/trace.json
+for m in "" "--compat pytscope"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --no-index --print --color never $m r37 >r37.out 2>/dev/null
+	tap_check "exposed 0.375 of the span${m:+ ($m)}: 38% in the section and in DIST.EXPOSED_COMM alike" \
+		'grep -q "^  comm 0.3 ms · overlapped 0% · exposed 0.3 ms (38% of \(trace span\|wall\))$" r37.out &&
+		 grep -q "^        38% of wall time is \*exposed\* communication" r37.out'
+done
+"$TSCOPE_BIN" --no-index --export comm_overlap r37 >r37.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export comm_overlap r37b >r37b.csv 2>/dev/null
+tap_check "pytscope's float seconds (0.3 ms of a 0.7999999999999999 ms span), of ts without baseTimeNanoseconds" \
+	'grep -q "^0,0.7999999999999999,0.3,0.39999999999999997,0.3,0,0,37.5,1,2,,0.3,,,,$" r37.csv &&
+	 cmp -s r37.csv r37b.csv'
+"$TSCOPE_BIN" --no-index --print --color never kt_dp >kt_dp.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export comm_overlap kt_dp >kt_dp.csv 2>/dev/null
+tap_check "DeepEP dispatch (the table's communication): the overlap section, DIST.EXPOSED_COMM, comm_overlap" \
+	'grep -q "^  comm 0.3 ms · overlapped 0% · exposed 0.3 ms (38% of trace span)$" kt_dp.out &&
+	 grep -q "^  by collective: other 0.3ms$" kt_dp.out && grep -q "(DIST.EXPOSED_COMM)$" kt_dp.out &&
+	 grep -q "(DIST.COMM_BOUND)$" kt_dp.out && grep -q "^0,0.7999999999999999,0.3,0.39999999999999997," kt_dp.csv'
+"$TSCOPE_BIN" --no-index --print --color never kt_c10 >kt_c10.out 2>/dev/null
+tap_check "c10d's all-reduce: communication in the GPU time line, TIMING and the budget as in the overlap section" \
+	'grep -q "^  GPU time  *busy 87.5% (compute 50.0%, comm/memory 37.5%)" kt_c10.out &&
+	 grep -q "^  comm  *█* *░* *30.0%  *0.30 ms$" kt_c10.out &&
+	 grep -q "^  communication  *█* *░* *30.0%  *300 us (recoverable)$" kt_c10.out &&
+	 grep -q "^  by collective: all_reduce 0.3ms$" kt_c10.out && ! grep -q "comm n/a" kt_c10.out'
+printf 'communication ^my_xfer\n' >xfer.rules && printf 'computation ^ncclKernel\n' >nccl.rules
+"$TSCOPE_BIN" --no-index --print --color never --kernel-classes xfer.rules kt_user >kt_user.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never --kernel-classes nccl.rules r37 >r37k.out 2>/dev/null
+mkdir r37n && sed 's/{[^}]*ProfilerStep#1[^}]*},//' r37/trace.json >r37n/trace.json   # no step: no other finding
+"$TSCOPE_BIN" --no-index --print --color never --kernel-classes nccl.rules r37n >r37n.out 2>/dev/null
+tap_check "--kernel-classes moves a kernel in or out of the overlap section and DIST.EXPOSED_COMM too" \
+	'grep -q "^  comm 0.3 ms · overlapped 0% · exposed 0.3 ms (38% of trace span)$" kt_user.out &&
+	 ! grep -q "COMMUNICATION OVERLAP\|EXPOSED_COMM" r37k.out &&
+	 grep -q "^  - exposed communication (no kernel in rank 0.s trace matched the classification table as" r37n.out'
+"$TSCOPE_BIN" --no-index --print --color never kt_bc >kt_bc.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --print --color never --compat pytscope kt_bc >kt_bc_compat.out 2>/dev/null
+tap_check "a name only pytscope's list calls communication (broadcast): in its section under --compat pytscope alone" \
+	'! grep -q "COMMUNICATION OVERLAP" kt_bc.out &&
+	 grep -q "^  by collective: broadcast 0.3ms$" kt_bc_compat.out'
+"$TSCOPE_BIN" index kt_dp >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never kt_dp >kt_dp_ix.out 2>/dev/null
+tap_check "from a trace index (which keeps pytscope's list's summary): the same report" \
+	'[ -s kt_dp/.tscope-index/traces-0-of-1.tsx ] && cmp -s kt_dp.out kt_dp_ix.out'
 
 real="$TSCOPE_ROOT/../shared/real"
 if [ ! -d "$real/kineto-dlrm-8rank" ]; then

@@ -420,6 +420,8 @@ static void test_classification(void)
 	is_int(kclass_of(c, "hipModuleLaunchKernel"), KC_COMMUNICATION, "^hip is communication (HTA's table)");
 	is_int(kclass_of(c, "dma_copy"), KC_MEMORY, "^dma is memory");
 	is_int(kclass_of(c, "void dpsk::ep::intranode::notify<1>()"), KC_COMMUNICATION, "DeepEP intranode notify");
+	is_int(kclass_of(c, "void c10d::intra_node_comm::oneShotAllReduceKernel<float, 2>(...)"), KC_COMMUNICATION,
+	       "PyTorch's own all-reduce (c10d::, in pytscope's list too)");
 	char *longname = xmalloc(4096);
 	memset(longname, 'x', 4000);
 	strcpy(longname + 4000, "ncclKernel");
