@@ -7,7 +7,7 @@ DESTDIR    ?=
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
 BUILD      ?= build
-VERSION    := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1)
+VERSION    := $(shell git -c safe.directory='*' describe --tags --always --dirty 2>/dev/null || echo unknown)
 
 CFLAGS   ?= -O2 -g
 WARN      = -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter $(if $(CI),-Werror)
@@ -32,9 +32,16 @@ BIN       := tscope-tui
 
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all demo check check-asan fuzz fuzz-build bench install uninstall deps clean check-layers tests FORCE
+.PHONY: all demo check check-asan fuzz fuzz-build bench install uninstall deps deps-build clean check-layers tests FORCE
 
 all: $(BIN)
+
+# Every build first checks the build dependencies (.ci/deps.sh: as root with apt-get it
+# installs what is missing, else it prints the apt-get command to run and stops), so a
+# plain `make` or `make install` never ends in a compiler error about a missing header.
+deps-build:
+	@sh .ci/deps.sh
+$(LIB_OBJ) $(MAIN_OBJ): | deps-build
 
 $(BIN): $(BUILD)/$(BIN)
 	rm -f $@ && cp $< $@

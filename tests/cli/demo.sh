@@ -1,7 +1,8 @@
 #!/bin/sh
 # demo.sh: the bundled demo run (testdata/demo) is deterministic and shows what it was
 # built to show: rank 11 straggling from step ~180, the loss spike at step 300, memory
-# growth; it loads without a single diagnostic.
+# growth; it loads without a single diagnostic; it holds exactly what gen_demo writes (no
+# stray entry, such as a symlink a test left in it).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -12,6 +13,8 @@ cd "$TSCOPE_TMP" || exit 1
 "$gen" a 4 50 && "$gen" b 4 50
 tap_check "gen_demo is deterministic" 'diff -r a b >/dev/null'
 tap_check "committed demo has 16 ranks" '[ "$(ls -d "$demo"/rank* | wc -l)" -eq 16 ]'
+"$gen" fresh
+tap_check "committed demo: exactly gen_demo's files" 'diff -r --no-dereference fresh "$demo" >/dev/null'
 "$TSCOPE_BIN" --print --color never "$demo" >d.out 2>d.err
 rc=$?
 tap_check "demo --print: exit 0, no data-quality notes" '[ "$rc" -eq 0 ] && [ ! -s d.err ]'

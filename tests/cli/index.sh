@@ -482,11 +482,6 @@ tap_check "index -- -dashrun: indexes the dir -dashrun" '[ $? -eq 0 ] && grep -q
 tap_check "index --help RUN_DIR, index RUN_DIR -h: the index usage, exit 0" \
 	'[ $? -eq 0 ] && head -1 help.out | grep -q "^usage: tscope-tui index " && cmp -s help.out h.out'
 tap_check "index --version: the main command's" '[ "$("$T" index --version)" = "$("$T" --version)" ]'
-# ... also after an incremental build: every object that embeds TSCOPE_VERSION is rebuilt on a new commit.
-stale=$(cd "$TSCOPE_ROOT" && for f in $(grep -l "TSCOPE_VERSION" src/*.c model/*.c model/*/*.c ui/*.c); do
-	o="\$(BUILD)/${f%.c}.o"; [ "$f" = src/main.c ] && o='$(MAIN_OBJ)'
-	grep ': \$(VERSION_STAMP)$' Makefile | grep -qF "$o" || echo "$f"; done)
-tap_eq "Makefile: each source that embeds the version depends on the version stamp" "" "$stale"
 # --slurm: what index does not know goes to sbatch in order, before or after --slurm
 # (-p gpu: its value a word of its own; a cluster -pgpu whole); RUN_DIR is the last word.
 mkdir -p fakebin && printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$SBATCH_LOG"; echo 4242\n' >fakebin/sbatch &&

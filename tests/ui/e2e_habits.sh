@@ -20,7 +20,7 @@ mkdir -p "$work/traces" "$work/runs"
 B="$TSCOPE_ROOT/$TSCOPE_BUILD/tests"
 "$B/gen_trace" "$work/traces/rank0.pt.trace.json" 1 0 >/dev/null && "$B/gen_trace" "$work/traces/rank1.pt.trace.json" 1 1 >/dev/null ||
 	{ tap_notok "gen_trace failed"; exit 0; }
-ln -s "$demo" "$work/runs/a-demo" && ln -s "$work/traces" "$work/runs/b-traces"
+ln -sfn "$demo" "$work/runs/a-demo" && ln -sfn "$work/traces" "$work/runs/b-traces"
 wait_exit() {   # wait for exit.txt, then check it holds $1
 	wait_until '[ -s "$work/exit.txt" ]' && grep -qx "EXIT=$1" "$work/exit.txt"
 }
