@@ -29,7 +29,8 @@ struct export_args {
 #define EXPORT_ALL "all"
 int export_view(struct run *run, const struct export_args *x);
 struct compare;
-/* Export a view of a run comparison (model/compare/views.h). */
+/* Export a view of a run comparison (model/compare/views.h); one without a row is refused
+ * with what that means (exit 1), as --export all leaves it out. */
 int export_compare_view(struct compare *c, const struct export_args *x);
 void export_list_views(FILE *f);
 

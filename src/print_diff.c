@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* print_diff.c: the plain-text report of a run comparison (`--print A B`, see print.h).
  * For two pytscope runs it starts with pytscope 0.2.1's `diff` report, byte for byte
- * (pytscope.md §11: padding counts characters, colors as pytscope's); a pair of run
+ * (pytscope.md §11: padding counts characters, colors as pytscope's, but the delta
+ * column padded as the plain report's, so removing the SGR codes gives it exactly: the
+ * codes count in its padding under --compat pytscope only, as in pytscope); a pair of run
  * dirs each with its steps.jsonl in it (pytscope's single-rank layout) gets nothing else,
  * with or without --compat pytscope. A side of rank{k}/ dirs is multi-rank whatever
  * --ranks loaded of it: under --compat pytscope it gets pytscope's refusal (0.2.1 reads
  * no rank dirs). Multi-rank pairs, and pairs of other kinds, then get tscope-tui's
- * sections: the verdict with per-rank deltas, budget deltas, findings new /
- * resolved / persisting, and kernel deltas for trace sets; when --ranks left ranks out,
- * the verdict and the sections over each side say they are over the ranks loaded. */
+ * sections: the verdict with per-rank deltas, budget deltas, findings new / resolved /
+ * persisting with the rules a side could not judge, and kernel deltas for trace sets (per
+ * profiler step when the sides count other numbers of them), each table after its view's
+ * note (what it leaves out or could not judge); when --ranks left ranks out, the verdict
+ * and the sections over each side say they are over the ranks loaded. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,18 +93,19 @@ static void metric_lines(FILE *f, const struct print_opts *po, const struct pydi
 		padded(f, m->key, 16, false);
 		padded(f, a, 14, true);
 		padded(f, b, 14, true);
-		if (m->has_a && m->has_b) {
+		if (!m->has_a || !m->has_b) {
+			padded(f, "—", 14, true);
+		} else if (po->color && po->compat) { /* pytscope pads the delta with its SGR codes counted */
 			char g[40];
 			compare_g4(g, sizeof(g), m->b - m->a, true);
-			/* the SGR codes count in pytscope's padding */
-			if (po->color)
-				snprintf(delta, sizeof(delta), "\033[%dm%s\033[0m", SGR_MAGENTA, g);
-			else
-				snprintf(delta, sizeof(delta), "%s", g);
-		} else {
-			snprintf(delta, sizeof(delta), "—");
+			snprintf(delta, sizeof(delta), "\033[%dm%s\033[0m", SGR_MAGENTA, g);
+			padded(f, delta, 14, true);
+		} else { /* padded as the plain report, then coloured: removing the codes gives it exactly */
+			compare_g4(delta, sizeof(delta), m->b - m->a, true);
+			for (size_t k = text_codepoints(delta); k < 14; k++)
+				fputc(' ', f);
+			sgr_fputs(f, po->color, SGR_MAGENTA, delta);
 		}
-		padded(f, delta, 14, true);
 		fputc('\n', f);
 	}
 }
@@ -283,11 +288,14 @@ static void cells_line(FILE *f, const struct table *t, long row, const int *cols
 }
 
 /* The width of each column of the first max rows: a number column widened to its widest
- * value, so a number is never cut. */
-static void cells_width(const struct table *t, const int *cols, size_t ncols, size_t max, unsigned flags, int *width)
+ * value and to its label (labels: one per column, or NULL), so neither is ever cut. */
+static void cells_width(const struct table *t, const int *cols, size_t ncols, size_t max, unsigned flags,
+			const char *const *labels, int *width)
 {
 	for (size_t k = 0; k < ncols; k++) {
 		width[k] = t->col[cols[k]].width;
+		if (labels && t->col[cols[k]].type != COL_TEXT && text_width(labels[k]) > width[k])
+			width[k] = text_width(labels[k]);
 		for (size_t i = 0; t->col[cols[k]].type != COL_TEXT && i < t->nview && i < max; i++) {
 			char cell[512];
 			cell_text(t, (long)t->view[i], cols[k], NULL, flags, cell, sizeof(cell));
@@ -297,8 +305,9 @@ static void cells_width(const struct table *t, const int *cols, size_t ncols, si
 	}
 }
 
-/* Rows of a compare view as "  label  cols..." lines, at most max rows; with labels (one
- * per column), a header line first; in ASCII for an ASCII report (po->ascii). */
+/* Rows of a compare view as "  label  cols..." lines, at most max rows, after the view's
+ * note when it has one; with labels (one per column), a header line first; in ASCII for
+ * an ASCII report (po->ascii). */
 static void table_lines(FILE *f, const struct print_opts *po, struct compare *c, const char *view, const int *cols,
 			size_t ncols, size_t max, const char *const *labels)
 {
@@ -308,10 +317,15 @@ static void table_lines(FILE *f, const struct print_opts *po, struct compare *c,
 		fprintf(f, "  not compared: %s\n", err);
 		return;
 	}
+	if (t->note) { /* what the rows leave out or could not judge (the view's title says it too) */
+		fputs("  ", f);
+		put_safe(f, t->note);
+		fputc('\n', f);
+	}
 	int width[CELLS_MAX];
 	ncols = ncols < CELLS_MAX ? ncols : CELLS_MAX;
 	unsigned flags = po->ascii ? TEXT_ASCII : 0;
-	cells_width(t, cols, ncols, max, flags, width);
+	cells_width(t, cols, ncols, max, flags, labels, width);
 	if (labels)
 		cells_line(f, t, -1, cols, width, ncols, labels, flags);
 	for (size_t i = 0; i < t->nview && i < max; i++)
@@ -380,9 +394,12 @@ static void section_findings(FILE *f, const struct print_opts *po, struct compar
 	for (int s = CMP_UNJUDGED_A; s <= CMP_UNJUDGED_B; s++)
 		if (k[s])
 			text_appendf(unjudged, sizeof(unjudged), " · %zu %s", k[s], compare_status_name(s));
+	size_t nu;
+	struct cmp_unjudged *u = compare_unjudged(c, &nu);
 	char *head = xasprintf("FINDINGS — %zu new in B · %zu resolved · %zu persisting%s", k[CMP_NEW],
 			       k[CMP_RESOLVED], k[CMP_PERSIST], unjudged);
-	heading(f, po, k[CMP_NEW] ? SGR_RED : SGR_GREEN, head);
+	/* amber, as a run's "no findings" list: not every rule could judge both runs */
+	heading(f, po, k[CMP_NEW] ? SGR_RED : nu || *unjudged ? SGR_YELLOW : SGR_GREEN, head);
 	free(head);
 	for (size_t i = 0; i < n; i++) {
 		const struct finding *x = v[i].b ? v[i].b : v[i].a;
@@ -393,20 +410,26 @@ static void section_findings(FILE *f, const struct print_opts *po, struct compar
 		put_safe(f, x->id);
 		fputs(")\n", f);
 	}
+	for (size_t i = 0; i < nu; i++) { /* no finding of these is no verdict */
+		fprintf(f, "  %s: ", compare_unjudged_status(&u[i]));
+		put_safe(f, u[i].text);
+		fputc('\n', f);
+	}
+	compare_unjudged_free(u, nu);
 }
 
 static void section_kernels(FILE *f, const struct print_opts *po, struct compare *c)
 {
-	char *head = xasprintf("KERNELS — largest changes in total time, A -> B (summed over %s)", compare_sides_whole(c));
+	char kscope[CMP_TEXT_MAX]; /* diff_kernels' note, said under the heading by table_lines */
+	bool per_step = compare_kernel_scope(c, kscope, sizeof(kscope)) && *kscope;
+	char *head = xasprintf("KERNELS — largest changes in %s, A -> B (summed over %s)",
+			       per_step ? "time per profiler step" : "total time", compare_sides_whole(c));
 	heading(f, po, SGR_YELLOW, head);
 	free(head);
 	scope_note(f, c);
-	char kscope[CMP_TEXT_MAX];
-	if (!compare_kernel_scope(c, kscope, sizeof(kscope)))
-		fprintf(f, "  %s\n", kscope);
 	static const int cols[] = { 2, 3, 4, 6, 7, 8, 0 };
-	static const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us",
-							     "total B us", "delta us", "kernel" };
+	const char *const labels[ARRAY_LEN(cols)] = { "status", "count A", "count B", "total A us", "total B us",
+						      per_step ? "delta us/step" : "delta us", "kernel" };
 	table_lines(f, po, c, "diff_kernels", cols, ARRAY_LEN(cols), 15, labels);
 }
 

@@ -147,7 +147,7 @@ static void src_close(struct hpane *p)
 void hm_set_scale(struct hpane *p)
 {
 	compute_scale(p);
-	if (p->src.diverging && p->blocks) { /* symmetric around 0 */
+	if (p->src.diverging && p->blocks && p->blocks->npresent) { /* symmetric around 0 (none: NaN, no scale) */
 		p->lo = 0;
 		p->hi = fmax(fabs(p->blocks->min), fabs(p->blocks->max));
 	}

@@ -159,11 +159,11 @@ static void note_head(const struct hpane *p, struct app *app, const char *title,
 		text_appendf(note, n, ", kept in %zu-%s blocks", p->src.col_span, p->src.col_axis);
 	hm_fmt_value(p, p->lo, lo, sizeof(lo));
 	hm_fmt_value(p, p->hi, hi, sizeof(hi));
-	if (p->src.diverging)
+	if (isnan(p->hi)) /* every cell missing (grid_colour_scale) */
+		text_appendf(note, n, "  scale n/a: no cell has a value");
+	else if (p->src.diverging)
 		text_appendf(note, n, "  scale +-%s (%s)", hi, theme_tier() == TIER_MONO
 			     ? "faster in B underlined, slower not" : "slower in B warm, faster blue");
-	else if (isnan(p->hi)) /* every cell missing (grid_colour_scale) */
-		text_appendf(note, n, "  scale n/a: no cell has a value");
 	else
 		text_appendf(note, n, "  scale median %s..max %s", lo, hi);
 }

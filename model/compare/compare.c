@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
- * runs, the per-rank deltas with the noise-aware regression test, the verdict (over the
- * ranks loaded when --ranks left some out: compare_subset) and the workload that differs
+ * runs, what the ranks are compared by (compare_series, compare_side_series: compute, a
+ * trace set's compute kernels, or step time and why, with the reason a side's compute
+ * cannot be weighed; the per-rank deltas are ranks.c's), the verdict (over the ranks
+ * loaded when --ranks left some out: compare_subset; the steps a rank has no value at
+ * named with the cause) and the workload that differs
  * (run.json keys, a sweep's workload, a trace's GPU and world_size: not like for like),
  * and the Overview lines of the pair (compare_summary: a verdict or scope too long for a
  * summary line goes on over several; the count of findings of each status, which
@@ -20,6 +23,7 @@
 #include "model/findings.h"
 #include "model/identity.h"
 #include "model/steps/analysis.h"
+#include "model/steps/internal.h"  /* phase sets: what compute leaves out */
 #include "model/steps/steps.h"
 #include "model/summary.h"
 #include "model/sweep/sweep.h"
@@ -83,6 +87,124 @@ void compare_free(struct compare *c)
 	free(c);
 }
 
+/* ---- the series the ranks are compared by ------------------------------------------- */
+
+enum { PHASES_NAMED = 3 };
+
+/* The phases of m that `other` has too (shared) or has not (!shared), of them only those
+ * compute leaves out when `outside` (neither a compute phase nor comm, as in the
+ * distributed analysis: analysis.h), the first PHASES_NAMED named into buf (sanitized)
+ * with "and N more"; returns how many. */
+static size_t phases_of(const struct steps_model *m, const struct steps_model *other, bool outside, bool shared,
+			char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < steps_nmetrics(m); i++) {
+		const struct metric_def *d = steps_metric(m, (int)i);
+		if (d->kind != METRIC_PHASE ||
+		    (outside && (analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0)) ||
+		    (steps_metric_find(other, METRIC_PHASE, d->name) >= 0) != shared)
+			continue;
+		if (k++ < PHASES_NAMED) {
+			char *safe = text_sanitize_dup(d->name, 0);
+			text_appendf(buf, n, "%s%s", k > 1 ? ", " : "", safe);
+			free(safe);
+		}
+	}
+	if (k > PHASES_NAMED)
+		text_appendf(buf, n, " and %zu more", k - PHASES_NAMED);
+	return k;
+}
+
+/* Why two runs of several ranks are compared by step time although both have a compute
+ * to weigh: phases that compute leaves out, so a rank slower there would not show, each
+ * named with whose it is ("compute leaves out phases fwd, bwd of A and B"; "... phases fwd
+ * (A and B), a1 (A only)"); false when there are none. */
+static bool phases_outside_compute(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
+{
+	static const char *const whose[] = { "A and B", "A", "B" }, *const only[] = { "A and B", "A only", "B only" };
+	char names[3][128];
+	size_t k[3] = { phases_of(ma, mb, true, true, names[0], sizeof(names[0])),
+			phases_of(ma, mb, true, false, names[1], sizeof(names[1])),
+			phases_of(mb, ma, true, false, names[2], sizeof(names[2])) };
+	size_t total = k[0] + k[1] + k[2], groups = (k[0] > 0) + (k[1] > 0) + (k[2] > 0);
+	if (!total)
+		return false;
+	snprintf(buf, n, "compute leaves out phase%s ", total > 1 ? "s" : "");
+	for (size_t g = 0, shown = 0; g < 3; g++) {
+		if (!k[g])
+			continue;
+		if (groups == 1)
+			text_appendf(buf, n, "%s of %s", names[g], whose[g]);
+		else
+			text_appendf(buf, n, "%s%s (%s)", shown++ ? ", " : "", names[g], only[g]);
+	}
+	return true;
+}
+
+bool compare_phases_one_side(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
+{
+	char names[2][128], shared[128];
+	size_t ka = phases_of(ma, mb, false, false, names[0], sizeof(names[0]));
+	size_t kb = phases_of(mb, ma, false, false, names[1], sizeof(names[1]));
+	buf[0] = '\0';
+	if ((ka > 0) == (kb > 0) || !phases_of(ka ? mb : ma, ka ? ma : mb, false, true, shared, sizeof(shared)))
+		return false;
+	snprintf(buf, n, "phase%s %s recorded in %s only", ka + kb > 1 ? "s" : "", ka ? names[0] : names[1],
+		 ka ? "A" : "B");
+	return true;
+}
+
+/* Why the compute of A (ya), of B (yb) or both cannot be weighed, into buf: "B's compute
+ * cannot be weighed (rank 1 records a NaN forward phase value at step 10)". */
+static void unweighable_why(const char *ya, const char *yb, char *buf, size_t n)
+{
+	if (ya && yb && strcmp(ya, yb) == 0)
+		snprintf(buf, n, "the compute of A and B cannot be weighed (%s)", ya);
+	else if (ya && yb)
+		snprintf(buf, n, "A's compute cannot be weighed (%s), nor B's (%s)", ya, yb);
+	else
+		snprintf(buf, n, "%s's compute cannot be weighed (%s)", ya ? "A" : "B", ya ? ya : yb);
+}
+
+int compare_series(struct compare *c, const char **why)
+{
+	struct cmp_memo *m = c->memo;
+	if (!m->series_done) {   /* once: the test reads every cell of both compute heatmaps */
+		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
+		char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
+		const char *ya = several ? analysis_compute_unweighable_grid(c->a, wa, sizeof(wa)) : NULL;
+		const char *yb = several ? analysis_compute_unweighable_grid(c->b, wb, sizeof(wb)) : NULL;
+		m->step_time_why[0] = '\0';
+		if (ya || yb)
+			unweighable_why(ya, yb, m->step_time_why, sizeof(m->step_time_why));
+		else if (several)
+			phases_outside_compute(c->a->steps, c->b->steps, m->step_time_why, sizeof(m->step_time_why));
+		m->series = several && !m->step_time_why[0] ? HEAT_COMPUTE : HEAT_STEP_TIME;
+		m->series_done = true;
+	}
+	if (why)
+		*why = m->step_time_why[0] ? m->step_time_why : NULL;
+	return m->series;
+}
+
+int compare_side_series(struct compare *c, int side)
+{
+	struct cmp_memo *m = c->memo;
+	int series = compare_series(c, NULL);
+	if (!m->side_series_done) {
+		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
+		bool traces = trace_steps_only(c->a) && trace_steps_only(c->b) && (series == HEAT_COMPUTE || !several);
+		m->side_series[0] = traces ? steps_metric_find(c->a->steps, METRIC_PHASE, "compute") : -1;
+		m->side_series[1] = traces ? steps_metric_find(c->b->steps, METRIC_PHASE, "compute") : -1;
+		if (m->side_series[0] < 0 || m->side_series[1] < 0)
+			m->side_series[0] = m->side_series[1] = series;
+		m->side_series_done = true;
+	}
+	return m->side_series[side ? 1 : 0];
+}
+
 /* ---- verdict -------------------------------------------------------------------------- */
 
 static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
@@ -106,6 +228,20 @@ static void span_clause(char *buf, size_t n, const struct cmp_span *s, const cha
 		text_appendf(buf, n, "%ssteps %ld-%ld (%zu only in %s)", *buf ? ", " : "", s->lo, s->hi, s->n, side);
 }
 
+/* Appends "step 10 (no value in B: a NaN forward phase value)", or "steps 10-12 (3 with
+ * no value in B, the first: ...)", for the common steps of a rank one side has no value
+ * at (why: the cause at the first). */
+static void novalue_clause(char *buf, size_t n, const struct cmp_span *s, const char *side, const char *why)
+{
+	if (!s->n)
+		return;
+	if (s->lo == s->hi)
+		text_appendf(buf, n, "%sstep %ld (no value in %s: %s)", *buf ? ", " : "", s->lo, side, why);
+	else
+		text_appendf(buf, n, "%ssteps %ld-%ld (%zu with no value in %s, the first: %s)", *buf ? ", " : "",
+			     s->lo, s->hi, s->n, side, why);
+}
+
 /* What of rank entry r was not compared (or not judged), "" when all of it was. */
 static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, char *buf, size_t n)
 {
@@ -114,8 +250,8 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 		snprintf(buf, n, "(only in %s)", r->in_a ? "A" : "B");
 		return;
 	}
-	if (!r->n && (r->novalue_a || r->novalue_b)) { /* common steps, none with a value on both */
-		const char *side = r->novalue_a && r->novalue_b ? "A and B" : r->novalue_a ? "A" : "B";
+	if (!r->n && (r->novalue_a.n || r->novalue_b.n)) { /* common steps, none with a value on both */
+		const char *side = r->novalue_a.n && r->novalue_b.n ? "A and B" : r->novalue_a.n ? "A" : "B";
 		snprintf(buf, n, "(no phase value at its common steps in %s)", side);
 		return;
 	}
@@ -129,6 +265,8 @@ static void left_clause(const struct cmp_ranks *all, const struct cmp_rank *r, c
 	}
 	span_clause(buf, n, &r->a_only, "A");
 	span_clause(buf, n, &r->b_only, "B");
+	novalue_clause(buf, n, &r->novalue_a, "A", r->novalue_why_a);
+	novalue_clause(buf, n, &r->novalue_b, "B", r->novalue_why_b);
 	if (all->judged && r->n < CMP_MIN_STEPS)
 		text_appendf(buf, n, "%s(%zu common step%s: too few to judge)", *buf ? " " : "", r->n, r->n == 1 ? "" : "s");
 }
@@ -140,7 +278,7 @@ void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n)
 	buf[0] = '\0';
 	size_t groups = 0, more = 0;
 	for (size_t i = 0; i < r->n;) {
-		char what[160], next[160];
+		char what[400], next[400];
 		left_clause(r, &r->v[i], what, sizeof(what));
 		size_t j = i + 1; /* ranks i..j-1: consecutive ids, the same clause */
 		for (; j < r->n && r->v[j].rank == r->v[j - 1].rank + 1; j++) {
@@ -348,8 +486,8 @@ static void verdict_none(const struct cmp_ranks *r, char *buf, size_t n)
 {
 	bool none_a = false, none_b = false;
 	for (size_t i = 0; i < r->n; i++) {
-		none_a = none_a || r->v[i].novalue_a;
-		none_b = none_b || r->v[i].novalue_b;
+		none_a = none_a || r->v[i].novalue_a.n;
+		none_b = none_b || r->v[i].novalue_b.n;
 	}
 	if (r->ncommon_ranks && (none_a || none_b))
 		snprintf(buf, n, "step times not compared: no common step has a phase value in %s",
@@ -404,7 +542,10 @@ static bool verdict_uncompared(const struct cmp_ranks *r, char *buf, size_t n)
 static void verdict_steps(const struct cmp_ranks *r, bool left, const char *workload, char *buf, size_t n)
 {
 	bool compared = !verdict_uncompared(r, buf, n), judged = compared && !r->identical && r->judged;
-	if (compared && r->identical)
+	if (compared && r->identical && r->ncommon_min < r->ncommon) /* not every rank over as many */
+		snprintf(buf, n, "no difference: identical per-step times on %zu-%zu common steps per rank of %zu "
+			 "ranks", r->ncommon_min, r->ncommon, r->ncompared_ranks);
+	else if (compared && r->identical)
 		snprintf(buf, n, "no difference: identical per-step times on %zu common step%s of %zu rank%s",
 			 r->ncommon, r->ncommon == 1 ? "" : "s", r->ncompared_ranks, r->ncompared_ranks == 1 ? "" : "s");
 	else if (compared && !judged)

@@ -19,8 +19,9 @@
  *
  * REGRESSION TEST. For a rank present in both runs, d_s = compute_B(s) - compute_A(s)
  * over the common steps s (compute as in the distributed analysis: pytscope's
- * COMPUTE_PHASES; the step time for a single-rank run, a run with no compute to weigh, or
- * a run with a phase compute leaves out: compare_series). With n values, mean m and spread
+ * COMPUTE_PHASES; for two trace sets the GPU time in compute kernels; the step time for a
+ * single-rank run, a run whose compute cannot be weighed, or a run with a phase compute
+ * leaves out: compare_series). With n values, mean m and spread
  * sigma = 1.4826 * MAD(d) (the robust standard deviation of the paired differences,
  * i.e. the run-to-run noise of that rank's steps), the rank REGRESSED when
  *     m > 3 * sigma / sqrt(n)   and   m > 1% of its mean compute in A,
@@ -157,8 +158,10 @@ struct cmp_rank {
 	bool in_a, in_b;
 	size_t n;                 /* steps of this rank with a value in both runs */
 	struct cmp_span a_only, b_only; /* this rank's steps in A only, in B only: not compared */
-	size_t novalue_a, novalue_b; /* steps in both runs with no value in A, in B (no phase
-	                          * recorded there, or a NaN): not compared */
+	struct cmp_span novalue_a, novalue_b; /* steps in both runs with no value in A, in B (no
+	                          * phase recorded there, or a NaN): not compared */
+	char novalue_why_a[64], novalue_why_b[64]; /* why at the first of them ("a NaN forward
+	                          * phase value", "no compute phase value"; sanitized) */
 	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
 	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
 	bool has_lost;            /* both runs have a distributed analysis and every rank of
@@ -247,12 +250,17 @@ bool compare_warmup_scope(const struct compare *c, char *buf, size_t n);
  * both runs cover the same ranks and steps). */
 void compare_scope(struct compare *c, char *buf, size_t n);
 /* WORKLOAD. What differs between A and B in the work of a step, by the lowest rank's
- * run.json (pytscope's diff, compare_pydiff): the config keys batch size, model and
- * sequence length (model, model_name, model_id, batch_size, global_batch_size,
- * micro_batch_size, train_batch_size, per_device_train_batch_size, seq_len, seq_length,
- * sequence_length, max_seq_len, max_seq_length, block_size, context_length) at any depth
- * of config ("train.batch_size"), the environment's gpu and gpu_count, and world_size,
- * each that both sides set, as "batch_size 16 -> 32, gpu A -> B" (sanitized); for a sweep
+ * run.json (pytscope's diff, compare_pydiff): the config keys model, batch size, micro
+ * batch, gradient accumulation and sequence length (workload.h: model, model_name,
+ * model_id, batch_size, global_batch_size, local_batch_size, micro_batch_size,
+ * train_batch_size, train_micro_batch_size_per_gpu, per_device_batch_size,
+ * per_device_train_batch_size, per_gpu_train_batch_size, gradient_accumulation_steps,
+ * grad_accum_steps, accumulate_grad_batches, seq_len, seq_length, sequence_length,
+ * max_seq_len, max_seq_length, block_size, context_length; in any case, camelCase or
+ * snake_case) at any depth of config ("train.batch_size"), the environment's gpu and
+ * gpu_count, and world_size, each that both sides set, as "batch_size 16 -> 32, gpu A ->
+ * B" (sanitized); a top-level config key the ranks of a side set otherwise, by every
+ * rank's run.json, where each value is ("32 -> 32 on rank 0 / 64 on ranks 1-3"); for a sweep
  * pair the GenAI-Perf workload keys (sweep.h enum sweep_wl) that both record, each side's
  * values ("model a -> a / b");
  * for a trace pair the lowest rank's trace's gpu and distributedInfo world_size, each
@@ -329,5 +337,21 @@ const char *compare_status_name(enum cmp_status s);
 /* The status with its reason: "not judged in B (no memory recorded)"; buf holds it when
  * there is one. */
 const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_t n);
+
+/* A rule the rules of A, of B or of both could not judge, with no finding of it on either
+ * side to say so: an item of a side's not-judged list (findings.h findings_not_judged_list)
+ * that stands for none of the other side's findings (such a finding is not judged there:
+ * compare_findings). "0 resolved" says nothing of memory when A records none. */
+struct cmp_unjudged {
+	char *text;               /* the item, "what (why)": "memory (no memory recorded by rank 0)" */
+	char *ids;                /* the finding ids it stands for, space-separated, "" for none */
+	bool in_a, in_b;          /* the sides that could not judge it */
+};
+/* Those items of A, each with B's item of the same ids, part and text when B has it
+ * (in_a and in_b), then B's own; *n; malloc'd (compare_unjudged_free), NULL when none. */
+struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n);
+void compare_unjudged_free(struct cmp_unjudged *v, size_t n);
+/* "not judged in A and B", "not judged in A", "not judged in B" */
+const char *compare_unjudged_status(const struct cmp_unjudged *u);
 
 #endif

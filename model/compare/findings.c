@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* findings.c: the findings of a run pair (compare.h compare_findings): A's and B's matched
  * into new in B, resolved, persisting, and not judged on the side that lacks them, and
- * the status that reads so.
+ * the status that reads so; and the rules a side could not judge that no finding of the
+ * other stands for (compare_unjudged: RULES NOT JUDGED below).
  *
  * MATCHING. A finding is matched by its id and by what it is about, which its rule's
  * table entry says (struct finding_rule.subject, findings.h):
@@ -53,7 +54,14 @@
  * judged by a side that aligns 16 of them; a side that aligns none says so ("B compares no
  * rank on steps 0-29"), one that aligns too few of the steps of a stall or of a rule of no
  * rank too ("B compares the ranks on only 10 of steps 10-29"). Checked after the other
- * side's not-judged list, whose reasons say more. */
+ * side's not-judged list, whose reasons say more.
+ *
+ * RULES NOT JUDGED. A rule neither side could judge leaves no finding to match, so "0
+ * resolved" would pass for a verdict on it: each side's not-judged items that stand for
+ * no finding of the other side are listed, one item of both sides (the same ids, part
+ * and text) once as not judged in A and B ("memory (no memory recorded by rank 0)"),
+ * items whose texts differ once per side. An item that stands for a finding of the other
+ * side is that finding's status already ("not judged in B (no memory recorded)"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -642,4 +650,78 @@ const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_
 		return compare_status_name(f->status);
 	snprintf(buf, n, "%s (%s)", compare_status_name(f->status), f->why);
 	return buf;
+}
+
+/* ---- rules not judged ------------------------------------------------------------------------ */
+
+/* Item it of a side's not-judged list stands for a finding of l, the other side's
+ * (findings_not_judged_of: its ids hold the finding's id, its part is the finding's). */
+static bool stands_for_one(struct not_judged_item *it, const struct finding_list *l)
+{
+	const struct not_judged one = { .v = it, .n = 1 };
+	for (size_t i = 0; i < l->n; i++)
+		if (findings_not_judged_of(&one, &l->v[i]))
+			return true;
+	return false;
+}
+
+/* Items x and y say the same: the same ids, part of the run and text. */
+static bool same_item(const struct not_judged_item *x, const struct not_judged_item *y)
+{
+	bool parts = x->subject && y->subject ? strcmp(x->subject, y->subject) == 0 : x->subject == y->subject;
+	return parts && strcmp(x->ids, y->ids) == 0 && strcmp(x->text, y->text) == 0;
+}
+
+static struct cmp_unjudged unjudged_of(const struct not_judged_item *it, bool in_a, bool in_b)
+{
+	return (struct cmp_unjudged){ xstrdup(it->text), xstrdup(it->ids), in_a, in_b };
+}
+
+struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n)
+{
+	struct not_judged na = { 0 }, nb = { 0 };
+	findings_not_judged_list(c->a, &na);
+	findings_not_judged_list(c->b, &nb);
+	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
+	struct cmp_unjudged *v = xcalloc(na.n + nb.n + 1, sizeof(*v));
+	bool *done_b = xcalloc(nb.n + 1, 1); /* B's item listed with A's, or standing for a finding of A */
+	for (size_t j = 0; j < nb.n; j++)
+		done_b[j] = stands_for_one(&nb.v[j], fa);
+	size_t k = 0;
+	for (size_t i = 0; i < na.n; i++) {
+		if (stands_for_one(&na.v[i], fb))
+			continue;
+		size_t j = 0;
+		while (j < nb.n && (done_b[j] || !same_item(&na.v[i], &nb.v[j])))
+			j++;
+		if (j < nb.n)
+			done_b[j] = true;
+		v[k++] = unjudged_of(&na.v[i], true, j < nb.n);
+	}
+	for (size_t j = 0; j < nb.n; j++)
+		if (!done_b[j])
+			v[k++] = unjudged_of(&nb.v[j], false, true);
+	free(done_b);
+	findings_not_judged_free(&na);
+	findings_not_judged_free(&nb);
+	*n = k;
+	if (k == 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void compare_unjudged_free(struct cmp_unjudged *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].text);
+		free(v[i].ids);
+	}
+	free(v);
+}
+
+const char *compare_unjudged_status(const struct cmp_unjudged *u)
+{
+	return u->in_a && u->in_b ? "not judged in A and B" : u->in_a ? "not judged in A" : "not judged in B";
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* grid.c: the comparison heatmap (see compare.h; a grid_provider over the pair): the ranks both runs have x the step
  * numbers both runs have, showing B - A (a diverging scale: the pane colours slower and
- * faster apart), A or B. A and B read each run's heatmap pyramid (analysis.h heat_range);
- * the delta is read once per cell into grid blocks by the pane. */
+ * faster apart), A or B, of what the ranks are compared by (compare_side_series: a trace
+ * set's compute is its compute kernels' time). A and B read each run's heatmap pyramid
+ * (analysis.h heat_range); the delta is read once per cell into grid blocks by the pane.
+ * When one side records a phase the other does not (compare_phases_one_side), A's and B's
+ * values add up different phases: B - A has no cell, its note says why. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +24,17 @@ struct cg {
 	int *rank;                /* their rank ids */
 	const struct steps_model *ma;
 	bool contiguous;          /* ka and kb are runs of consecutive indexes */
+	bool no_delta;            /* B - A has no cell: note says why */
 	size_t nrows, ncols;
 	char title[80];
+	char note[240];
 };
 
 static bool cg_value(void *ud, size_t row, size_t col, double *out)
 {
 	const struct cg *g = ud;
+	if (g->no_delta)
+		return false;
 	double a = g->row_a[row][g->ka[col]], b = g->row_b[row][g->kb[col]];
 	*out = g->metric == CMP_GRID_A ? a : g->metric == CMP_GRID_B ? b : b - a;
 	return !isnan(*out);   /* NaN marks a missing value on either side */
@@ -124,7 +131,7 @@ static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err,
 	struct cg *g = xcalloc(1, sizeof(*g));
 	g->metric = (int)metric;
 	g->ma = ma;
-	int series = compare_series(c, NULL);
+	int sa = compare_side_series(c, 0), sb = compare_side_series(c, 1);
 	g->ncols = compare_common_steps(ma, mb, &g->ka, &g->kb);
 	common_ranks(g, ma, mb);
 	if (!g->ncols || !g->nrows) {
@@ -133,8 +140,14 @@ static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err,
 		cg_close(&tmp);
 		return false;
 	}
-	g->ga = analysis_heatmap(c->a, series);
-	g->gb = analysis_heatmap(c->b, series);
+	g->ga = analysis_heatmap(c->a, sa);
+	g->gb = analysis_heatmap(c->b, sb);
+	char one_side[160];
+	if (metric == CMP_GRID_DELTA && compare_phases_one_side(ma, mb, one_side, sizeof(one_side))) {
+		g->no_delta = true;
+		snprintf(g->note, sizeof(g->note), "B - A not shown: %s, so A's and B's times add up different phases",
+			 one_side);
+	}
 	g->row_a = xmalloc(g->nrows * sizeof(*g->row_a));
 	g->row_b = xmalloc(g->nrows * sizeof(*g->row_b));
 	for (size_t r = 0; r < g->nrows; r++) {
@@ -142,7 +155,7 @@ static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err,
 		g->row_b[r] = heat_row(g->gb, g->rb[r]);
 	}
 	g->contiguous = runs_of_one(g->ka, g->ncols) && runs_of_one(g->kb, g->ncols);
-	const char *what = series == HEAT_COMPUTE ? "compute" : "step time";
+	const char *what = sa == HEAT_STEP_TIME ? "step time" : "compute";
 	static const char *const side[] = { "B - A", "A", "B" };
 	snprintf(g->title, sizeof(g->title), "%s %s", what, side[metric]);
 	*src = (struct grid_src){
@@ -151,6 +164,7 @@ static bool cg_open(void *model, size_t metric, struct grid_src *src, char *err,
 		.col_label = cg_col_label, .row_id = cg_row_id, .row_find = cg_row_find, .col_id = cg_col_id,
 		.col_find = cg_col_find, .diverging = metric == CMP_GRID_DELTA,
 		.range = metric != CMP_GRID_DELTA && g->contiguous ? cg_range : NULL,
+		.note = g->no_delta ? g->note : NULL,
 	};
 	return true;
 }

@@ -17,8 +17,10 @@ struct cmp_memo {
 	char *workload;           /* compare_workload_diff's text */
 	bool workload_done;
 	int series;               /* compare_series */
-	char step_time_why[200];  /* its reason, "" when none */
+	char step_time_why[400];  /* its reason, "" when none */
 	bool series_done;
+	int side_series[2];       /* compare_side_series */
+	bool side_series_done;
 };
 
 /* ranks.c: the memo's per-rank deltas released. */
@@ -30,14 +32,28 @@ struct steps_model;
 size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
 			    size_t **kb);
 
-/* The per-rank series A and B are compared by (once per comparison): compute
+/* compare.c: the per-rank series A and B are compared by (once per comparison): compute
  * (HEAT_COMPUTE) when both have several ranks and a compute to weigh
- * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere) that leaves out
- * no phase of theirs (a phase name outside pytscope's COMPUTE_PHASES and comm: compute
- * would not see a rank slower there); else each rank's step time (HEAT_STEP_TIME), and
- * *why (may be NULL) says why for runs of several ranks ("no compute to weigh in B",
- * "compute leaves out phases fwd, bwd of A and B"; NULL when none). */
+ * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere, no value that is
+ * not a duration, ...) that leaves out no phase of theirs (a phase name outside pytscope's
+ * COMPUTE_PHASES and comm: compute would not see a rank slower there); else each rank's
+ * step time (HEAT_STEP_TIME), and *why (may be NULL) says why for runs of several ranks,
+ * with that test's reason ("B's compute cannot be weighed (rank 1 records a NaN forward
+ * phase value at step 10)", "compute leaves out phases fwd, bwd of A and B"; NULL when
+ * none). The step wall and the time lost read this series. */
 int compare_series(struct compare *c, const char **why);
+/* The heatmap series the ranks of side 0 (A) or 1 (B) are compared by: compare_series(),
+ * but when both sides' steps are their traces' ProfilerSteps (trace_steps_only) and
+ * compared by compute or of a single rank, each side's phase `compute` (a metric id): the
+ * GPU time in compute kernels, the glossary's compute for traces (the steps view's
+ * compute_ms), not the distributed analysis' every phase but comm (the step less its
+ * exposed comm, which the step wall and the time lost keep). */
+int compare_side_series(struct compare *c, int side);
+/* When one side records the other's phases and more (the other stopped recording a phase:
+ * its time is missing there, not 0), the phases of that side only into buf ("phase data
+ * recorded in A only", sanitized) and true; false when each records a phase the other
+ * lacks (other names for the parts of a step: compare_series says so) or the same. */
+bool compare_phases_one_side(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n);
 
 /* pydiff.c */
 void pydiff_free(struct pydiff *d);

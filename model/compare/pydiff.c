@@ -5,14 +5,15 @@
  * `!=`: 1 == 1.0 == True, nested NaN equal to itself as json's singleton is), printed as
  * pytscope's `_fmt` does (str(), repr() inside containers, %.4g for floats); the six
  * metrics; the first loss divergence (an index into the loss list); the notes in their
- * order; the run.json workload keys that differ (compare.h WORKLOAD), nested in config
- * too. */
+ * order; the run.json workload keys that differ (compare.h WORKLOAD, workload.h), nested
+ * in config too, and those the ranks of a side set otherwise (every rank's run.json). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/internal.h"
+#include "model/compare/workload.h"
 #include "model/json.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -446,23 +447,6 @@ static struct cmp_field *dict_diffs(const struct members *a, const struct member
 
 /* ---- the workload keys (compare.h WORKLOAD) ----------------------------------------------- */
 
-/* run.json keys that define the work of a step: config keys (batch size, model, sequence
- * length), then environment keys (the GPU and how many). */
-static bool workload_key(const char *key, bool env)
-{
-	static const char *const config[] = { "model", "model_name", "model_id", "batch_size", "global_batch_size",
-					      "micro_batch_size", "train_batch_size", "per_device_train_batch_size",
-					      "seq_len", "seq_length", "sequence_length", "max_seq_len",
-					      "max_seq_length", "block_size", "context_length" };
-	static const char *const environment[] = { "gpu", "gpu_count" };
-	const char *const *k = env ? environment : config;
-	size_t n = env ? ARRAY_LEN(environment) : ARRAY_LEN(config);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(key, k[i]) == 0)
-			return true;
-	return false;
-}
-
 /* The workload keys of config object obj at any depth into out, keyed by their dotted
  * path from config ("train.batch_size"; prefix: obj's, "" at the top): a workload key's
  * value whatever it holds, any other object walked into. */
@@ -473,7 +457,7 @@ static void config_workload(const struct json_doc *d, int obj, const char *prefi
 	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
 		char *key = json_strdup(d, k);
 		char *path = *prefix ? xasprintf("%s.%s", prefix, key) : xstrdup(key);
-		if (workload_key(key, false)) {
+		if (compare_workload_key(key, false)) {
 			members_put(out, path, (struct pv){ d, k + 1 });
 		} else {
 			config_workload(d, k + 1, path, out);
@@ -487,8 +471,18 @@ static void config_workload(const struct json_doc *d, int obj, const char *prefi
 static void env_workload(const struct members *env, struct members *out)
 {
 	for (size_t i = 0; i < env->n; i++)
-		if (workload_key(env->m[i].key, true))
+		if (compare_workload_key(env->m[i].key, true))
 			members_put(out, xstrdup(env->m[i].key), env->m[i].v);
+}
+
+static void fields_free(struct cmp_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].key);
+		free(f[i].a);
+		free(f[i].b);
+	}
+	free(f);
 }
 
 /* ---- one side -------------------------------------------------------------------------------- */
@@ -498,14 +492,18 @@ struct side {
 	bool parsed;
 	struct members env, config;
 	struct members work_config, work_env; /* the workload keys (config_workload, env_workload) */
+	struct cmp_field *mixed;  /* the workload keys its ranks set otherwise (compare_ranks_workload) */
+	size_t nmixed;
 	int name;                 /* token of "name", -1 */
 };
 
-/* The side's run.json: its lowest rank's, the one a load keeps whole (steps.h). */
+/* The side's run.json: its lowest rank's, the one a load keeps whole (steps.h); and the
+ * workload keys its ranks set otherwise, from every rank's. */
 static void side_open(struct side *s, struct run *run)
 {
 	json_doc_init(&s->doc);
 	s->name = -1;
+	compare_ranks_workload(run->steps, &s->mixed, &s->nmixed);
 	const struct steps_meta *meta = steps_rank_meta(run->steps, 0);
 	if (!meta->json || json_parse(&s->doc, meta->json, meta->json_len) <= 0 || !json_is_object(&s->doc, 0))
 		return;
@@ -523,6 +521,7 @@ static void side_close(struct side *s)
 	members_free(&s->config);
 	members_free(&s->work_config);
 	members_free(&s->work_env);
+	fields_free(s->mixed, s->nmixed);
 	json_doc_free(&s->doc);
 }
 
@@ -745,21 +744,47 @@ static void pick_ranks(struct pydiff *d, const struct steps_model *ma, const str
 	}
 }
 
-static void fields_free(struct cmp_field *f, size_t n)
+/* Workload key `key` of side s as the comparison shows it: where each value is when its
+ * ranks set it otherwise (compare_ranks_workload), else its lowest rank's value (pv_fmt). */
+static char *side_value(const struct side *s, const char *key)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(f[i].key);
-		free(f[i].a);
-		free(f[i].b);
-	}
-	free(f);
+	for (size_t i = 0; i < s->nmixed; i++)
+		if (strcmp(s->mixed[i].key, key) == 0)
+			return xstrdup(s->mixed[i].a);
+	return pv_fmt(members_get(&s->work_config, key, &s->doc));
 }
 
-/* The workload keys that differ: config's (sorted by path), then the environment's. */
+/* Key `key`, which the ranks of a side set otherwise, into the differences c[0..*nc)
+ * (in place of its lowest ranks' values), unless both sides' ranks set it alike. */
+static void mixed_diff(struct cmp_field **c, size_t *nc, const struct side *sa, const struct side *sb,
+		       const char *key)
+{
+	char *a = side_value(sa, key), *b = side_value(sb, key);
+	size_t j = 0;
+	while (j < *nc && strcmp((*c)[j].key, key) != 0)
+		j++;
+	if (strcmp(a, b) == 0) {
+		free(a);
+		free(b);
+		return;
+	}
+	if (j == *nc) {
+		*c = xrealloc(*c, (*nc + 1) * sizeof(**c));
+		(*c)[(*nc)++] = (struct cmp_field){ .key = xstrdup(key) };
+	}
+	free((*c)[j].a);
+	free((*c)[j].b);
+	(*c)[j] = (struct cmp_field){ .key = (*c)[j].key, .a = a, .b = b };
+}
+
+/* The workload keys that differ: config's (sorted by path; then those whose values
+ * differ between the ranks of a side), then the environment's. */
 static void workload_diffs(struct pydiff *d, const struct side *sa, const struct side *sb)
 {
 	size_t nc, ne;
 	struct cmp_field *c = dict_diffs(&sa->work_config, &sb->work_config, &sa->doc, &sb->doc, &nc);
+	for (size_t i = 0; i < sa->nmixed + sb->nmixed; i++)
+		mixed_diff(&c, &nc, sa, sb, i < sa->nmixed ? sa->mixed[i].key : sb->mixed[i - sa->nmixed].key);
 	struct cmp_field *e = dict_diffs(&sa->work_env, &sb->work_env, &sa->doc, &sb->doc, &ne);
 	d->workload = xrealloc(c, (nc + ne + 1) * sizeof(*c));
 	memcpy(d->workload + nc, e, ne * sizeof(*e));

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* ranks.c: the per-rank deltas of a run pair (compare.h): the series the ranks are
- * compared by (compute, or step time: compare_series), every rank both runs have,
- * compared over the step numbers that rank has in both (not only the steps every rank
- * has; each step's record as the run aligns it, internal.h NATIVE ALIGNMENT), the
+/* ranks.c: the per-rank deltas of a run pair (compare.h): every rank both runs have,
+ * compared by what compare_side_series gives (compute, a trace set's compute kernels, or
+ * step time; compare.c) over the step numbers that rank has in both (not only the steps
+ * every rank has; each step's record as the run aligns it, internal.h NATIVE ALIGNMENT),
+ * the steps with no value on a side and why (a NaN phase value, no phase recorded), the
  * noise-aware regression test and its onset in B, the per-step wall over the common
- * ranks (or why there is none), a side or a rank that measured no time (not judged, out
- * of the wall and of the time lost: the others' time lost is then over the ranks that
- * measured some), a side that stopped recording a phase the other records (nothing
- * judged: phases_one_side), and what the comparison left out. */
+ * ranks (or why there is none; a rank with no value at a step leaves that step out), a
+ * side or a rank that measured no time (not judged, out of the wall and of the time lost:
+ * the others' time lost is then over the ranks that measured some), a side that stopped
+ * recording a phase the other records (nothing judged: compare_phases_one_side), and what
+ * the comparison left out. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,14 +146,15 @@ static long onset_of(const double *d, const long *step, size_t n, double thr)
 	return best > 0 && best_hi - best_lo >= ANALYSIS_ONSET_MIN_STEPS ? step[best_lo] : -1;
 }
 
-/* One side of the pair: its steps, phase sets and the series its ranks are compared by
- * (compare_series). */
+/* One side of the pair: its steps, phase sets, the series of its step wall and time lost
+ * (compare_series) and the one its ranks are compared by (compare_side_series). */
 struct side {
 	const struct steps_model *m;
 	const struct native_align *na; /* the records the run aligns natively (analysis_native), or NULL */
 	struct phase_sets ps;
 	int series;
-	const struct heat_grid *g;   /* the series' heatmap, level 0 read in place; NULL: none */
+	int ranks;
+	const struct heat_grid *g;   /* the heatmap of `ranks`, level 0 read in place; NULL: none */
 };
 
 /* The aligned steps both runs have (compare_common_steps) and the aligned steps of one
@@ -177,16 +180,19 @@ struct rank_work {
 	bool time_a, time_b;         /* a compared value above or below 0 seen in A, in B */
 };
 
-/* The series' value of record pos of rank index ri, rounded to float as the heatmap keeps
- * it (so the steps every rank has give the heatmap's values). */
+/* The value of record pos of rank index ri the ranks are compared by, rounded to float as
+ * the heatmap keeps it (so the steps every rank has give the heatmap's values). */
 static double record_value(const struct side *s, size_t ri, size_t pos)
 {
-	if (s->series == HEAT_COMPUTE)
+	double v;
+	if (s->ranks >= 0)   /* a phase: NaN where the record has none */
+		return steps_value(s->m, ri, s->ranks, pos, &v) ? (float)v : NAN;
+	if (s->ranks == HEAT_COMPUTE)
 		return (float)analysis_record_compute(s->m, &s->ps, ri, pos);
 	return (float)analysis_record_step_time(s->m, &s->ps, ri, pos);
 }
 
-/* The same value in full (the step wall's). */
+/* The step wall's series value of that record, in full. */
 static double record_exact(const struct side *s, size_t ri, size_t pos)
 {
 	if (s->series == HEAT_COMPUTE)
@@ -223,6 +229,36 @@ static void span_add(struct cmp_span *s, long step)
 	s->n++;
 }
 
+/* Why record pos of rank index ri has no value the ranks are compared by, into buf: a
+ * phase value of it that is not finite ("a NaN forward phase value", sanitized), else
+ * none of the phases it sums ("no compute phase value", "no phase value"). */
+static void novalue_cause(const struct side *s, size_t ri, size_t pos, char *buf, size_t n)
+{
+	bool one = s->ranks >= 0, compute = s->ranks != HEAT_STEP_TIME;
+	const int *id = one ? &s->ranks : compute ? s->ps.compute : s->ps.all;
+	size_t k = one ? 1 : compute ? s->ps.ncompute : s->ps.nall;
+	double v;
+	for (size_t i = 0; i < k; i++)
+		if (steps_value(s->m, ri, id[i], pos, &v) && !isfinite(v)) {
+			char *safe = text_sanitize_dup(steps_metric(s->m, id[i])->name, 0);
+			snprintf(buf, n, "%s %s phase value", isnan(v) ? "a NaN" : "an infinite", safe);
+			free(safe);
+			return;
+		}
+	snprintf(buf, n, "no %sphase value", compute ? "compute " : "");
+}
+
+/* Step `step` of rank index ri of r has no value in B (in_b) or A, side s: counted, the
+ * cause at the first such step kept (novalue_cause). */
+static void novalue_add(struct cmp_rank *r, bool in_b, const struct side *s, size_t ri, long step)
+{
+	struct cmp_span *span = in_b ? &r->novalue_b : &r->novalue_a;
+	size_t pos;
+	if ((!span->n || step < span->lo) && side_find(s, ri, step, &pos))
+		novalue_cause(s, ri, pos, in_b ? r->novalue_why_b : r->novalue_why_a, sizeof(r->novalue_why_a));
+	span_add(span, step);
+}
+
 static int cmp_paired(const void *x, const void *y)
 {
 	long a = ((const struct paired *)x)->step, b = ((const struct paired *)y)->step;
@@ -246,8 +282,10 @@ static size_t rank_pairs(struct cmp_rank *r, const struct side *sa, size_t ria, 
 			continue;
 		}
 		double va = record_value(sa, ria, i), vb = record_value(sb, rib, pos);
-		r->novalue_a += isnan(va);
-		r->novalue_b += isnan(vb);
+		if (isnan(va))
+			novalue_add(r, false, sa, ria, s);
+		if (isnan(vb))
+			novalue_add(r, true, sb, rib, s);
 		if (isnan(va) || isnan(vb))
 			continue;
 		sorted = sorted && (!n || p[n - 1].step < s);
@@ -293,10 +331,14 @@ static size_t aligned_pairs(struct cmp_rank *r, const struct side *sa, size_t ri
 	const float *ra = heat_row(sa->g, ria), *rb = heat_row(sb->g, rib);
 	size_t n = 0;
 	for (size_t j = 0; j < al->nc; j++) {
-		r->novalue_a += isnan(ra[al->ka[j]]);
-		r->novalue_b += isnan(rb[al->kb[j]]);
-		if (!isnan(ra[al->ka[j]]) && !isnan(rb[al->kb[j]]))
-			p[n++] = (struct paired){ steps_aligned_step(sa->m, al->ka[j]), ra[al->ka[j]], rb[al->kb[j]] };
+		double va = ra[al->ka[j]], vb = rb[al->kb[j]];
+		long step = steps_aligned_step(sa->m, al->ka[j]);
+		if (isnan(va))
+			novalue_add(r, false, sa, ria, step);
+		if (isnan(vb))
+			novalue_add(r, true, sb, rib, step);
+		if (!isnan(va) && !isnan(vb))
+			p[n++] = (struct paired){ step, va, vb };
 	}
 	r->a_only = al->a_only;
 	r->b_only = al->b_only;
@@ -354,99 +396,6 @@ static int cmp_regression(const void *x, const void *y, void *base)
 	return (a->rank > b->rank) - (a->rank < b->rank);
 }
 
-enum { PHASES_NAMED = 3 };
-
-/* The phases of m that `other` has too (shared) or has not (!shared), of them only those
- * compute leaves out when `outside` (neither a compute phase nor comm, as in the
- * distributed analysis: analysis.h), the first PHASES_NAMED named into buf (sanitized)
- * with "and N more"; returns how many. */
-static size_t phases_of(const struct steps_model *m, const struct steps_model *other, bool outside, bool shared,
-			char *buf, size_t n)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < steps_nmetrics(m); i++) {
-		const struct metric_def *d = steps_metric(m, (int)i);
-		if (d->kind != METRIC_PHASE ||
-		    (outside && (analysis_in_compute_phases(d->name) || strcmp(d->name, "comm") == 0)) ||
-		    (steps_metric_find(other, METRIC_PHASE, d->name) >= 0) != shared)
-			continue;
-		if (k++ < PHASES_NAMED) {
-			char *safe = text_sanitize_dup(d->name, 0);
-			text_appendf(buf, n, "%s%s", k > 1 ? ", " : "", safe);
-			free(safe);
-		}
-	}
-	if (k > PHASES_NAMED)
-		text_appendf(buf, n, " and %zu more", k - PHASES_NAMED);
-	return k;
-}
-
-/* Why two runs of several ranks are compared by step time although both have a compute
- * to weigh: phases that compute leaves out, so a rank slower there would not show, each
- * named with whose it is ("compute leaves out phases fwd, bwd of A and B"; "... phases fwd
- * (A and B), a1 (A only)"); false when there are none. */
-static bool phases_outside_compute(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
-{
-	static const char *const whose[] = { "A and B", "A", "B" }, *const only[] = { "A and B", "A only", "B only" };
-	char names[3][128];
-	size_t k[3] = { phases_of(ma, mb, true, true, names[0], sizeof(names[0])),
-			phases_of(ma, mb, true, false, names[1], sizeof(names[1])),
-			phases_of(mb, ma, true, false, names[2], sizeof(names[2])) };
-	size_t total = k[0] + k[1] + k[2], groups = (k[0] > 0) + (k[1] > 0) + (k[2] > 0);
-	if (!total)
-		return false;
-	snprintf(buf, n, "compute leaves out phase%s ", total > 1 ? "s" : "");
-	for (size_t g = 0, shown = 0; g < 3; g++) {
-		if (!k[g])
-			continue;
-		if (groups == 1)
-			text_appendf(buf, n, "%s of %s", names[g], whose[g]);
-		else
-			text_appendf(buf, n, "%s%s (%s)", shown++ ? ", " : "", names[g], only[g]);
-	}
-	return true;
-}
-
-/* When one side records the other's phases and more (the other stopped recording a phase:
- * its time is missing there, not 0), the phases of that side only into buf ("phase data
- * recorded in A only", sanitized) and true; false when each records a phase the other
- * lacks (other names for the parts of a step: compare_series says so) or the same. */
-static bool phases_one_side(const struct steps_model *ma, const struct steps_model *mb, char *buf, size_t n)
-{
-	char names[2][128], shared[128];
-	size_t ka = phases_of(ma, mb, false, false, names[0], sizeof(names[0]));
-	size_t kb = phases_of(mb, ma, false, false, names[1], sizeof(names[1]));
-	buf[0] = '\0';
-	if ((ka > 0) == (kb > 0) || !phases_of(ka ? mb : ma, ka ? ma : mb, false, true, shared, sizeof(shared)))
-		return false;
-	snprintf(buf, n, "phase%s %s recorded in %s only", ka + kb > 1 ? "s" : "", ka ? names[0] : names[1],
-		 ka ? "A" : "B");
-	return true;
-}
-
-int compare_series(struct compare *c, const char **why)
-{
-	struct cmp_memo *m = c->memo;
-	if (!m->series_done) {   /* once: the test reads every cell of both compute heatmaps */
-		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
-		char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
-		bool ca = !several || !analysis_compute_unweighable_grid(c->a, wa, sizeof(wa));
-		bool cb = !several || !analysis_compute_unweighable_grid(c->b, wb, sizeof(wb));
-		m->step_time_why[0] = '\0';
-		if (!ca || !cb)
-			snprintf(m->step_time_why, sizeof(m->step_time_why), "no compute to weigh in %s",
-				 !ca && !cb ? "A and B" : !ca ? "A" : "B");
-		else if (several)
-			phases_outside_compute(c->a->steps, c->b->steps, m->step_time_why, sizeof(m->step_time_why));
-		m->series = several && !m->step_time_why[0] ? HEAT_COMPUTE : HEAT_STEP_TIME;
-		m->series_done = true;
-	}
-	if (why)
-		*why = m->step_time_why[0] ? m->step_time_why : NULL;
-	return m->series;
-}
-
 /* The step wall of one side at step number `step` over its common ranks ri[0, n): by
  * compute, the slowest rank's compute plus the largest comm (the distributed analysis'
  * wall, over these ranks only); by step time (a single rank, or compare_series), the
@@ -459,6 +408,8 @@ static double wall_at(const struct side *s, const size_t *ri, size_t n, long ste
 		if (!side_find(s, ri[i], step, &pos))
 			return NAN;
 		double v = record_exact(s, ri[i], pos);
+		if (isnan(v))   /* no value there: no wall, not the others' */
+			return NAN;
 		if (!i || v > top)
 			top = v;
 		double m = s->series == HEAT_COMPUTE ? analysis_record_comm(s->m, &s->ps, ri[i], pos) : 0;
@@ -707,7 +658,7 @@ static void ranks_unmeasured(struct cmp_ranks *out, const char *side)
 		rank_unmeasured(&out->v[i], NULL);
 }
 
-/* One side records phases the other does not (phases_one_side, in out->one_side): the
+/* One side records phases the other does not (compare_phases_one_side, in out->one_side): the
  * ranks' times add up other phases on each side, so no rank is judged nor the pair
  * identical. */
 static void ranks_unjudged(struct cmp_ranks *out)
@@ -768,10 +719,13 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 	rank_union(out, ma, mb);
 	/* compute as the distributed analysis has it; a single rank, or a run without a
 	 * compute phase, has only its step time (and no time lost, read off compute rows) */
-	int series = compare_series(c, &out->step_time_why);
-	out->by_step_time = series == HEAT_STEP_TIME;
-	struct side sa = { .m = ma, .na = analysis_native(a), .series = series, .g = analysis_heatmap(a, series) };
-	struct side sb = { .m = mb, .na = analysis_native(b), .series = series, .g = analysis_heatmap(b, series) };
+	int series = compare_series(c, &out->step_time_why), ra = compare_side_series(c, 0);
+	int rb = compare_side_series(c, 1);
+	out->by_step_time = ra == HEAT_STEP_TIME;
+	struct side sa = { .m = ma, .na = analysis_native(a), .series = series, .ranks = ra,
+			   .g = analysis_heatmap(a, ra) };
+	struct side sb = { .m = mb, .na = analysis_native(b), .series = series, .ranks = rb,
+			   .g = analysis_heatmap(b, rb) };
 	analysis_phase_sets_init(ma, &sa.ps);
 	analysis_phase_sets_init(mb, &sb.ps);
 	struct aligned al;
@@ -805,7 +759,7 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		out->identical = false;
 	else if (!w.time_a || !w.time_b)
 		ranks_unmeasured(out, !w.time_a && !w.time_b ? "A and B" : !w.time_a ? "A" : "B");
-	else if (phases_one_side(ma, mb, out->one_side, sizeof(out->one_side)))
+	else if (compare_phases_one_side(ma, mb, out->one_side, sizeof(out->one_side)))
 		ranks_unjudged(out);
 	struct wall_set ws = { cra, crb, cri, out->ncompared_ranks };
 	if (!out->unmeasured)

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
- * and config differences, budget side by side, findings new/resolved/persisting, kernel
+ * and config differences, budget side by side (deltas not judged when a side's budget
+ * leaves out ANALYSIS_OUTSIDE_BAR of its phase time in phases it does not weigh; any it
+ * leaves out said in the title and note), findings new/resolved/persisting and the
+ * rules a side could not judge (compare_unjudged; a pair with none of either refused by
+ * --export through its empty note), kernel
  * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too, the
  * other side's cells and the deltas empty; the largest change in total time first, an
- * increase or a decrease; deltas not judged when the sides count other scopes), and the
+ * increase or a decrease; per profiler step when the sides count other numbers of them;
+ * not judged when the sides count other scopes, or no one step count a side), and the
  * registry of the pair's views and tabs; sweep levels and a sweep pair's verdict are
  * sweep.c's, DASF functions dasf.c's. Built from the compare analyses and from each run's
  * own views, joined here. */
@@ -45,10 +50,11 @@ static const char *rank_change(const struct cmp_rank *r, bool unlike)
 }
 
 /* Whether rank entry k has a delta: in both runs, compared over some step, time measured
- * on both sides (all: the ranks of the pair, whose side may have measured none). */
+ * on both sides (all: the ranks of the pair, whose side may have measured none), the
+ * sides adding up the same phases (all->one_side). */
 static bool rank_has_delta(const struct cmp_ranks *all, const struct cmp_rank *k)
 {
-	return k->in_a && k->in_b && k->n && !k->unmeasured && !all->unmeasured;
+	return k->in_a && k->in_b && k->n && !k->unmeasured && !all->unmeasured && !all->one_side[0];
 }
 
 /* Row order: regressed ranks by regression size (largest first), then the others with a
@@ -99,7 +105,7 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	table_col_doc(t, c_am, doc);
 	table_col_doc(t, c_bm, doc);
 	table_col_doc(t, c_dm, "B - A of that mean, empty for a rank with no time measured on a side (or a side "
-				"with none on any rank); ");
+				"with none on any rank), or when a side records a phase the other does not; ");
 	table_col_doc(t, c_basis, "compute (pytscope's compute phases) or step_time: what the ranks are compared by; ");
 	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++)
@@ -189,6 +195,36 @@ static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
 
 /* ---- diff_budget ------------------------------------------------------------------------- */
 
+/* Budget b leaves out ANALYSIS_OUTSIDE_BAR or more of its phase time in phases it does not
+ * weigh: its rank wall misses that time (the single-run efficiency is not judged then). */
+static bool budget_left_over_bar(const struct budget *b)
+{
+	return b->foreign / (b->wall + b->foreign) >= ANALYSIS_OUTSIDE_BAR;
+}
+
+/* Whether the run budgets a and b compare line by line: neither leaves out the bar's
+ * share of its phase time (budget_left_over_bar). buf says what each side leaves out
+ * ("B leaves out fwd 1.2 s, a phase the budget does not weigh (3.1% of the phase time)"),
+ * led by "budget deltas not judged: " when they do not compare; "" when neither leaves
+ * out any. */
+static bool budget_alike(struct compare *c, const struct budget *a, const struct budget *b, char *buf, size_t n)
+{
+	char la[CMP_TEXT_MAX], lb[CMP_TEXT_MAX];
+	const char *wa = analysis_budget_left_out(c->a, a, la, sizeof(la));
+	const char *wb = analysis_budget_left_out(c->b, b, lb, sizeof(lb));
+	bool alike = !budget_left_over_bar(a) && !budget_left_over_bar(b);
+	buf[0] = '\0';
+	if (!alike)
+		text_appendf(buf, n, "budget deltas not judged: ");
+	if (wa)
+		text_appendf(buf, n, "A leaves out %s", wa);
+	if (wb)
+		text_appendf(buf, n, "%sB leaves out %s", wa ? "; " : "", wb);
+	if (!alike)
+		text_appendf(buf, n, ": the budget's rank wall misses that time");
+	return alike;
+}
+
 static struct table *build_diff_budget(struct compare *c, char *err, size_t errn)
 {
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
@@ -196,12 +232,13 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 		return no_data(err, errn, a ? "B has no run budget (no rank has a budget, or none measures every "
 				      "line another rank measures)" : "A has no run budget (no rank has a budget, or "
 				      "none measures every line another rank measures)");
-	char title[CMP_TEXT_MAX + 64];
-	char whole[CMP_TEXT_MAX];
-	snprintf(title, sizeof(title), "Efficiency budget per step record, A vs B (%s)",
-		 compare_budget_whole(c, whole, sizeof(whole)));
-
+	char whole[CMP_TEXT_MAX], left[CMP_TEXT_MAX];
+	bool alike = budget_alike(c, a, b, left, sizeof(left));
+	char *title = xasprintf("Efficiency budget per step record, A vs B (%s%s%s)",
+				compare_budget_whole(c, whole, sizeof(whole)), *left ? "; " : "", left);
 	struct table *t = table_new("diff_budget", title);
+	free(title);
+	table_set_note(t, *left ? left : NULL);
 	int c_line = table_add_col(t, "line", COL_TEXT, 17, 0);
 	int c_am = table_add_col(t, "a_ms_per_step", COL_NUM, 9, 3);
 	int c_bm = table_add_col(t, "b_ms_per_step", COL_NUM, 9, 3);
@@ -210,6 +247,11 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	int c_bp = table_add_col(t, "b_pct", COL_NUM, 6, 1);
 	int c_dp = table_add_col(t, "delta_pct_points", COL_NUM, 7, 1);
 	int c_rec = table_add_col(t, "recoverable", COL_TEXT, 5, 0);
+	static const char ddoc[] = "B - A; empty for a line a side does not measure, and for every line when a side's "
+				   "budget leaves out 5% or more of its phase time in phases it does not weigh (the "
+				   "title says); ";
+	table_col_doc(t, c_dm, ddoc);
+	table_col_doc(t, c_dp, ddoc);
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *la = &a->line[i], *lb = &b->line[i];
 		size_t row = table_add_row(t, i);
@@ -218,17 +260,17 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 		table_set_text(t, row, c_line, la->name);
 		table_set_num_opt(t, row, c_am, am, ma);
 		table_set_num_opt(t, row, c_bm, bm, mb);
-		table_set_num_opt(t, row, c_dm, bm - am, ma && mb);
+		table_set_num_opt(t, row, c_dm, bm - am, ma && mb && alike);
 		table_set_num_opt(t, row, c_ap, la->fraction * 100, ma);
 		table_set_num_opt(t, row, c_bp, lb->fraction * 100, mb);
-		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, ma && mb);
+		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, ma && mb && alike);
 		table_set_text(t, row, c_rec, la->recoverable ? "yes" : "no");
 	}
 	size_t row = table_add_row(t, BUDGET_NLINES);
 	table_set_text(t, row, c_line, "mfu");
 	table_set_num_opt(t, row, c_ap, a->mfu * 100, a->has_mfu);
 	table_set_num_opt(t, row, c_bp, b->mfu * 100, b->has_mfu);
-	table_set_num_opt(t, row, c_dp, (b->mfu - a->mfu) * 100, a->has_mfu && b->has_mfu);
+	table_set_num_opt(t, row, c_dp, (b->mfu - a->mfu) * 100, a->has_mfu && b->has_mfu && alike);
 	return t;
 }
 
@@ -238,8 +280,8 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 {
 	size_t n;
 	const struct cmp_finding *v = compare_findings(c, &n);
-	struct table *t = table_new("diff_findings",
-				    "Findings: new in B, resolved, not judged on one side, persisting");
+	struct table *t = table_new("diff_findings", "Findings: new in B, resolved, not judged on one side, "
+				    "persisting; rules not judged");
 	int c_st = table_add_col(t, "status", COL_TEXT, 10, 0);
 	int c_id = table_add_col(t, "id", COL_TEXT, 26, 0);
 	int c_sa = table_add_col(t, "severity_a", COL_TEXT, 10, 0);   /* wide enough to tell A from B */
@@ -264,6 +306,23 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 		table_set_text(t, row, c_title, f->title);
 		table_set_text(t, row, c_detail, f->detail);
 	}
+	/* the rules a side could not judge that no row above stands for: no verdict either way */
+	size_t nu;
+	struct cmp_unjudged *u = compare_unjudged(c, &nu);
+	for (size_t i = 0; i < nu; i++) {
+		size_t row = table_add_row(t, -1 - (long)i);
+		table_set_text(t, row, c_st, compare_unjudged_status(&u[i]));
+		table_set_text(t, row, c_id, *u[i].ids ? u[i].ids : NULL);
+		table_set_text(t, row, c_title, u[i].text);
+		bool both = u[i].in_a && u[i].in_b;
+		char detail[160];
+		snprintf(detail, sizeof(detail), "This rule could not judge %s, so the absence of its finding %s is "
+			 "no verdict, nor is a change.", both ? "either run" : u[i].in_a ? "A" : "B",
+			 both ? "in A and B" : "there");
+		table_set_text(t, row, c_detail, detail);
+	}
+	compare_unjudged_free(u, nu);
+	table_set_empty_note(t, "no finding in A or B, and every rule judged both");
 	return t;
 }
 
@@ -328,9 +387,16 @@ struct kcols {
 	int name, type, status, ac, bc, dc, at, bt, dt, am, bm, dm;
 };
 
-/* judged: the sides count like scopes (compare_kernel_scope), else the deltas are empty. */
+/* How diff_kernels takes its deltas: judged (the sides count like scopes, else every delta
+ * is empty), of each side's totals over the profiler steps it counts per rank, a_steps and
+ * b_steps (both 1 when the sides count the same: the totals themselves). */
+struct kdelta {
+	bool judged;
+	double a_steps, b_steps;
+};
+
 static void kernel_row(struct table *t, const struct kcols *c, const struct kagg *a, const struct kagg *b,
-		       bool judged)
+		       const struct kdelta *d)
 {
 	const struct kagg *k = a ? a : b;
 	size_t row = table_add_row(t, (long)t->nrow);
@@ -339,14 +405,14 @@ static void kernel_row(struct table *t, const struct kcols *c, const struct kagg
 	table_set_text(t, row, c->status, a && b ? "both" : a ? "only_in_A" : "only_in_B");
 	/* the side without the kernel: its cells and the deltas empty (missing, not 0), as
 	 * diff_functions' */
-	bool both = a && b && judged;
+	bool both = a && b && d->judged;
 	double ac = a ? a->count : 0, bc = b ? b->count : 0, at = a ? a->sum_us : 0, bt = b ? b->sum_us : 0;
 	table_set_num_opt(t, row, c->ac, ac, a);
 	table_set_num_opt(t, row, c->bc, bc, b);
-	table_set_num_opt(t, row, c->dc, bc - ac, both);
+	table_set_num_opt(t, row, c->dc, bc / d->b_steps - ac / d->a_steps, both);
 	table_set_num_opt(t, row, c->at, at, a);
 	table_set_num_opt(t, row, c->bt, bt, b);
-	table_set_num_opt(t, row, c->dt, bt - at, both);
+	table_set_num_opt(t, row, c->dt, bt / d->b_steps - at / d->a_steps, both);
 	table_set_num_opt(t, row, c->am, ac > 0 ? at / ac : 0, ac > 0);
 	table_set_num_opt(t, row, c->bm, bc > 0 ? bt / bc : 0, bc > 0);
 	table_set_num_opt(t, row, c->dm, bc > 0 && ac > 0 ? bt / bc - at / ac : 0, both && ac > 0 && bc > 0);
@@ -357,20 +423,21 @@ struct kpair {
 	const struct kagg *a, *b;
 };
 
-static double kpair_delta(const struct kpair *p)
+static double kpair_delta(const struct kpair *p, const struct kdelta *d)
 {
-	return (p->b ? p->b->sum_us : 0) - (p->a ? p->a->sum_us : 0);
+	return (p->b ? p->b->sum_us / d->b_steps : 0) - (p->a ? p->a->sum_us / d->a_steps : 0);
 }
 
-/* The largest change in total time first, an increase or a decrease (a kernel of one side
- * only by its total there: the time that appeared or went away, its delta cells empty);
- * when the deltas are not judged (*unlike: the sides count other scopes), the larger
- * total first; then by name, type. */
-static int kpair_order(const void *x, const void *y, void *unlike)
+/* The largest change in total time (per profiler step when the deltas are) first, an
+ * increase or a decrease (a kernel of one side only by its total there: the time that
+ * appeared or went away, its delta cells empty); when the deltas are not judged (the
+ * sides count other scopes), the larger total first; then by name, type. */
+static int kpair_order(const void *x, const void *y, void *delta)
 {
 	const struct kpair *p = x, *q = y;
-	double dp = fabs(kpair_delta(p)), dq = fabs(kpair_delta(q));
-	if (*(const bool *)unlike) {
+	const struct kdelta *d = delta;
+	double dp = fabs(kpair_delta(p, d)), dq = fabs(kpair_delta(q, d));
+	if (!d->judged) {
 		dp = fmax(p->a ? p->a->sum_us : 0, p->b ? p->b->sum_us : 0);
 		dq = fmax(q->a ? q->a->sum_us : 0, q->b ? q->b->sum_us : 0);
 	}
@@ -453,18 +520,44 @@ static void kernel_scope_text(const struct kscope *k, char *buf, size_t n)
 		text_appendf(buf, n, " (no ProfilerStep spans)");
 }
 
-bool compare_kernel_scope(struct compare *c, char *buf, size_t n)
+/* Side k counts one number of profiler steps on every rank with kernels, and no trace
+ * whole: its totals divide into totals per profiler step. */
+static bool kscope_per_step(const struct kscope *k)
+{
+	return k->stepped && !k->whole && k->lo == k->hi;
+}
+
+/* How diff_kernels takes its deltas; buf says how when not of the totals (else ""):
+ * "deltas per profiler step: A counts 17 profiler steps per rank (...), B counts 35 ...",
+ * or "kernel deltas not judged: A counts ..., B counts ...: not like for like" (profiler
+ * steps against whole traces), or "...: other step counts, not one a side to compare per
+ * step" (a side whose ranks count different numbers, or count some traces whole). */
+static struct kdelta kernel_delta_of(struct compare *c, char *buf, size_t n)
 {
 	struct kscope a = kernel_scope_of(c->a), b = kernel_scope_of(c->b);
+	struct kdelta d = { true, 1, 1 };
 	buf[0] = '\0';
-	if (!a.stepped == !b.stepped && !a.whole == !b.whole)
-		return true;
-	text_appendf(buf, n, "kernel deltas not judged: A ");
+	bool like = !a.stepped == !b.stepped && !a.whole == !b.whole;
+	if (like && a.lo == b.lo && a.hi == b.hi) /* no stepped rank on either side: 0 and 0 */
+		return d;
+	bool per_step = like && kscope_per_step(&a) && kscope_per_step(&b);
+	text_appendf(buf, n, per_step ? "deltas per profiler step: A " : "kernel deltas not judged: A ");
 	kernel_scope_text(&a, buf, n);
 	text_appendf(buf, n, ", B ");
 	kernel_scope_text(&b, buf, n);
-	text_appendf(buf, n, ": not like for like");
-	return false;
+	if (per_step) {
+		d.a_steps = (double)a.lo;
+		d.b_steps = (double)b.lo;
+		return d;
+	}
+	text_appendf(buf, n, like ? ": other step counts, not one a side to compare per step" : ": not like for like");
+	d.judged = false;
+	return d;
+}
+
+bool compare_kernel_scope(struct compare *c, char *buf, size_t n)
+{
+	return kernel_delta_of(c, buf, n).judged;
 }
 
 /* Rows in the view's own order (its sort left unset: --sort and the panes sort it). */
@@ -479,15 +572,12 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	struct kaggs ka = { 0 }, kb = { 0 };
 	kernels_of(ta, &ka);
 	kernels_of(tb, &kb);
-	char scope[CMP_TEXT_MAX], *title;
-	bool like = compare_kernel_scope(c, scope, sizeof(scope));
-	if (like)
-		title = xasprintf("GPU kernels, A vs B (summed over %s; only-in-A / only-in-B)",
-				  compare_sides_whole(c));
-	else
-		title = xasprintf("GPU kernels, A vs B (summed over %s; %s)", compare_sides_whole(c), scope);
+	char scope[CMP_TEXT_MAX];
+	struct kdelta d = kernel_delta_of(c, scope, sizeof(scope));
+	char *title = xasprintf("GPU kernels, A vs B (summed over %s; %s)", compare_sides_whole(c),
+				*scope ? scope : "only-in-A / only-in-B");
 	struct table *t = table_new("diff_kernels", title);
-	table_set_note(t, like ? NULL : scope);
+	table_set_note(t, *scope ? scope : NULL);
 	free(title);
 	struct kcols k;
 	k.name = table_add_col(t, "kernel", COL_TEXT, 48, 0);
@@ -495,7 +585,7 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	k.status = table_add_col(t, "status", COL_TEXT, 9, 0);
 	k.ac = table_add_col(t, "a_count", COL_INT, 7, 0);
 	k.bc = table_add_col(t, "b_count", COL_INT, 7, 0);
-	k.dc = table_add_col(t, "delta_count", COL_INT, 7, 0);
+	k.dc = table_add_col(t, "delta_count", COL_NUM, 7, 0); /* per profiler step: a fraction */
 	k.at = table_add_col(t, "a_total_us", COL_NUM, 11, 1);
 	k.bt = table_add_col(t, "b_total_us", COL_NUM, 11, 1);
 	k.dt = table_add_col(t, "delta_total_us", COL_NUM, 11, 1);
@@ -505,8 +595,11 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	static const char ddoc[] = "B - A; empty for a kernel of one side, and for every kernel when the sides "
 				   "count other scopes (profiler steps in one, the whole trace in the other: the "
 				   "title says); ";
-	table_col_doc(t, k.dc, ddoc);
-	table_col_doc(t, k.dt, ddoc);
+	static const char sdoc[] = "B - A, per profiler step when the sides count other numbers of them (the title "
+				   "says); empty for a kernel of one side, and for every kernel when the sides count "
+				   "other scopes (profiler steps in one, the whole trace in the other); ";
+	table_col_doc(t, k.dc, sdoc);
+	table_col_doc(t, k.dt, sdoc);
 	table_col_doc(t, k.dm, ddoc);
 	struct kpair *v = xmalloc((ka.n + kb.n + 1) * sizeof(*v));
 	size_t n = 0;
@@ -515,10 +608,9 @@ static struct table *build_diff_kernels(struct compare *c, char *err, size_t err
 	for (size_t i = 0; i < kb.n; i++)
 		if (!kagg_find(&ka, kb.v[i].name, kb.v[i].type))
 			v[n++] = (struct kpair){ NULL, &kb.v[i] };
-	bool unlike = !like;
-	qsort_r(v, n, sizeof(*v), kpair_order, &unlike);
+	qsort_r(v, n, sizeof(*v), kpair_order, &d);
 	for (size_t i = 0; i < n; i++)
-		kernel_row(t, &k, v[i].a, v[i].b, like);
+		kernel_row(t, &k, v[i].a, v[i].b, &d);
 	free(v);
 	free(ka.v);
 	free(kb.v);

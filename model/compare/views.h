@@ -51,7 +51,11 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n);
  * (ranks of either kind on both). When not, buf says what each counts and that the deltas
  * are not judged ("kernel deltas not judged: A counts 17 profiler steps per rank (HTA
  * leaves out the last), B counts its whole trace (no ProfilerStep spans): not like for
- * like") and diff_kernels leaves every delta empty; buf is "" otherwise. */
+ * like") and diff_kernels leaves every delta empty. Sides that count other numbers of
+ * profiler steps, one number on every rank of each, are compared per profiler step
+ * ("deltas per profiler step: A counts 17 ..., B counts 35 ...", true); with no one
+ * number on a side, not judged ("...: other step counts, not one a side to compare per
+ * step"). buf is "" when the sides count the same. */
 bool compare_kernel_scope(struct compare *c, char *buf, size_t n);
 /* A DASF pair's verdict in buf (model/compare/dasf.c): the function slower in B beyond
  * its noise that added the most time, or why none is, and the change of the total task

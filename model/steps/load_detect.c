@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
- * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly) and their
- * files, and the run info for run identity. */
+ * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly, whose rank
+ * id is its dir's: rank{k}/ given alone is rank k) and their files, and the run info
+ * for run identity. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -14,7 +15,9 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/infile.h"
+#include "model/json.h"
 #include "model/steps/internal.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 static bool is_file(const char *path)
@@ -156,14 +159,54 @@ static void find_rank_dirs(const char *dir, struct task_list *t, struct diag_lis
 	dirlist_close(l);
 }
 
+#define RUN_JSON_MAX ((size_t)16 << 20) /* as the loader reads run.json (load_meta.c) */
+
+/* The "rank" dir's run.json records (the first member of that name, as the loader reads
+ * it) when it is a rank id a rank dir's name could give (0 to 10^8), else 0. */
+static long run_json_rank(const char *dir)
+{
+	char *path = dirlist_path(dir, "run.json");
+	size_t len = 0;
+	char *buf = dirlist_read(path, RUN_JSON_MAX, &len);
+	free(path);
+	if (!buf)
+		return 0;
+	struct json_doc d;
+	json_doc_init(&d);
+	size_t skip = text_utf8_bom(buf, len) ? 3 : 0;
+	long long rank = 0;
+	bool ok = len < RUN_JSON_MAX && json_parse(&d, buf + skip, len - skip) > 0 && json_is_object(&d, 0) &&
+		  json_int(&d, json_get(&d, 0, "rank"), &rank) && rank >= 0 && rank <= 100000000;
+	json_doc_free(&d);
+	free(buf);
+	return ok ? (long)rank : 0;
+}
+
+/* The rank id of dir read without rank dirs (one rank of a distributed run given alone,
+ * so ranks are matched by id): its own name's, "rank{k}" as pytscope's load_multirank
+ * reads it, else its run.json's rank, else 0. */
+static long flat_rank_id(const char *dir)
+{
+	size_t end = strlen(dir);
+	while (end > 1 && dir[end - 1] == '/')
+		end--;
+	size_t start = end;
+	while (start > 0 && dir[start - 1] != '/')
+		start--;
+	char *name = xstrndup(dir + start, end - start);
+	long id = steps_rank_dir_id(name);
+	free(name);
+	return id >= 0 ? id : run_json_rank(dir);
+}
+
 /* The ranks to load under path: rank dirs, else the directory itself, else a
- * steps.jsonl file given directly. */
+ * steps.jsonl file given directly (these two of rank flat_rank_id). */
 void steps_plan(const char *path, struct task_list *t, struct diag_list *notes)
 {
 	if (steps_is_dir(path)) {
 		find_rank_dirs(path, t, notes);
 		if (t->n == 0)
-			tasks_add(t, 0, xstrdup(path), NULL);
+			tasks_add(t, flat_rank_id(path), xstrdup(path), NULL);
 		return;
 	}
 	char *dir = xstrdup(path);
@@ -174,7 +217,7 @@ void steps_plan(const char *path, struct task_list *t, struct diag_list *notes)
 		free(dir);
 		dir = xstrdup(".");
 	}
-	tasks_add(t, 0, dir, xstrdup(path));
+	tasks_add(t, flat_rank_id(dir), dir, xstrdup(path));
 }
 
 bool steps_files_flat(const struct steps_rank_file *v, size_t n, const char *path)

@@ -8,7 +8,12 @@
 # the same from the index; never under --compat pytscope. The finding is high when that
 # rank is in the straggler set. The same for the environment's software and hardware keys
 # (another GPU on one rank: "env differs", ENV.RANKS_DIFFER), not for hostnames; there
-# ranks split with no majority (two ranks, half the nodes) are a finding too.
+# ranks split with no majority (two ranks, half the nodes) are a finding too. Comparing two
+# runs (tests/tools/gen_pair, rank 2 slower in B), a workload key is named however it is
+# spelled (batchSize, BATCH_SIZE), at any depth (deepspeed's micro batch and gradient
+# accumulation), and so is a batch size B's ranks set otherwise (CONFIG.RANKS_DIFFER):
+# not a like-for-like comparison, no rank called regressed; an unrelated key
+# (eval_batch_size) is not, nor ranks that set it otherwise alike on both sides.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo"
@@ -90,4 +95,37 @@ tap_check "half the ranks on another GPU: no majority, against rank 0; high, nam
 differ from rank 0: 8-15, no majority; keys: gpu)$" half.out &&
 	 grep -q "^  \[HIGH\] Rank 8 runs with gpu=NVIDIA A100-SXM4-40GB, rank 0 NVIDIA A100-SXM4-80GB (8 of 16" half.out &&
 	 grep -q "where rank 0 has NVIDIA A100-SXM4-80GB\. .* Rank 11 is in the straggler set\.$" half.out'
+# --- comparing runs: the workload keys however spelled, and those B's ranks set otherwise
+pair="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
+"$pair" pa 4 60 1 >/dev/null && "$pair" pb 4 60 2 2 20 >/dev/null || exit 1
+# setcfg SRC DST PY: DST a copy of run SRC whose run.json files j went through the Python PY
+setcfg() {
+	rm -rf "$2" && cp -r "$1" "$2" && python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1] + "/rank*/run.json"):
+    j = json.load(open(f)); exec(sys.argv[2]); json.dump(j, open(f, "w"))' "$2" "$3"
+}
+# verdict A B: the COMPARISON line of A against B
+verdict() { "$TSCOPE_BIN" --print --no-index --color never "$1" "$2" 2>/dev/null | grep "^● COMPARISON"; }
+unlike=": not a like-for-like comparison; 1 rank slower and 0 faster beyond noise, none called regressed$"
+setcfg pa da "j['config']['deepspeed'] = {'train_micro_batch_size_per_gpu': 4, 'gradient_accumulation_steps': 1}"
+setcfg pb db "j['config']['deepspeed'] = {'train_micro_batch_size_per_gpu': 8, 'gradient_accumulation_steps': 4}"
+tap_check "deepspeed's micro batch and gradient accumulation, nested: named, not like for like" \
+	'verdict da db | grep -q "workload differs (deepspeed.gradient_accumulation_steps 1 -> 4, \
+deepspeed.train_micro_batch_size_per_gpu 4 -> 8)$unlike"'
+named=0
+for k in batchSize BATCH_SIZE per_device_batch_size local_batch_size; do
+	setcfg pa ka "j['config']['$k'] = 4" && setcfg pb kb "j['config']['$k'] = 8" &&
+		verdict ka kb | grep -q "workload differs ($k 4 -> 8)$unlike" && named=$((named + 1))
+done
+tap_eq "batchSize, BATCH_SIZE, per_device_batch_size, local_batch_size: each named" 4 "$named"
+setcfg pa ea "j['config']['eval_batch_size'] = 4" && setcfg pb eb "j['config']['eval_batch_size'] = 8"
+tap_check "eval_batch_size is no workload key: rank 2 regressed" \
+	'verdict ea eb | grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 20$"'
+setcfg pa a32 "j['config']['batch_size'] = 32"
+setcfg pb bmix "j['config']['batch_size'] = 32 if j['rank'] == 0 else 64"
+tap_check "B's rank 0 at batch size 32, its others at 64: named by rank, not like for like" \
+	'verdict a32 bmix | grep -q "workload differs (batch_size 32 -> 32 on rank 0 / 64 on ranks 1-3)$unlike"'
+setcfg pa amix "j['config']['batch_size'] = 32 if j['rank'] == 0 else 64"
+tap_check "... A's ranks set alike: like for like, rank 2 regressed" \
+	'verdict amix bmix | grep -q "^● COMPARISON — B is [0-9.]*% slower per step; rank 2 regressed from step 20$"'
 tap_plan

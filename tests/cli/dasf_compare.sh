@@ -13,7 +13,13 @@
 # whose functions a and b have no duration at all: the same task times only for the two
 # timed functions, a and b named as not compared (it said "the same ... for all 4"). A
 # 1e16 s task in B: the DASF TASKS table widens its number columns and writes 1e15 or
-# more in exponent form, never a cut number ("33333333...").
+# more in exponent form, never a cut number ("33333333..."). Task times whose sum
+# overflows (two tasks of 1e308 s, as dasf_verdicts.sh writes them) or a task without a
+# usable duration on a side: no inf, nan or -inf anywhere; that function's total, deltas
+# and noise empty and its change n/a (never slower on 20 timed tasks of 21), named with why
+# in the view's note; the task time line and the verdict say why it is n/a ("the task times
+# of A overflow"). A function of 0 s tasks in A slower in B: its change in seconds, never
+# "+inf%".
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -135,4 +141,65 @@ open(f, "wb").write(d)' "$(ls big/*TracePlugin*.msgpack | head -1)"
 tap_check "a 1e16 s task in B: the DASF TASKS table in exponent form, no number cut" \
 	'sed -n "/^  function  *change/,/^●/p" big.txt >bigt.txt && grep -q "^  load  .* 4.56e+16  *1.00e+16$" bigt.txt &&
 	 ! grep -q "[0-9]…" bigt.txt && ! grep -qE "[0-9]{16}" bigt.txt'
+# Task times that overflow (dasf_verdicts.sh's writer: a-1, a-2 of 1e308 s, b-1, b-2 of 1 s)
+# against a run of the same functions (a: 1 s and 2 s, b: 1 s and 1 s; legacy text, ms)
+ctask() { # KEY FUNCTION TIMESTAMP DURATION WORKER
+	printf 'trace: {"name": "Compute", "timestamp": %s, "process_id": "h", "thread_id": "worker-h-%s", ' "$3" "$5"
+	printf '"data": {"key": "%s", "name": "%s", "dependencies": [], "dependents": []}, "duration": %s}\n' \
+		"$1" "$2" "$4"; }
+mkdir hov fin && { ctask a-1 a 100000 1000 0; ctask a-2 a 101000 2000 0; ctask b-1 b 100000 1000 1
+	ctask b-2 b 102000 1000 1; } >fin/n-TracePlugin-h.msgpack
+python3 -c 'import struct, sys
+def enc(v):
+    if isinstance(v, str):
+        b = v.encode()
+        return bytes([0xd9, len(b)]) + b
+    if isinstance(v, float):
+        return b"\xcb" + struct.pack(">d", v)
+    if isinstance(v, int):
+        return b"\xd3" + struct.pack(">q", v)
+    if isinstance(v, list):
+        return b"\xdc" + struct.pack(">H", len(v)) + b"".join(map(enc, v))
+    return b"\xde" + struct.pack(">H", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
+with open(sys.argv[1], "wb") as f:
+    for key, dur, w in (("a-1", 1e308, 0), ("a-2", 1e308, 0), ("b-1", 1.0, 1), ("b-2", 1.0, 1)):
+        r = enc({"name": "Compute", "timestamp": 100.0, "duration": dur, "phase": "X", "process_id": "h",
+                 "thread_id": "worker-h-%d" % w, "args": {"key": key, "name": key[0], "size": 1000,
+                 "dependencies": ["a-1"] if key == "a-2" else [], "dependents": []}})
+        f.write(struct.pack(">Q", len(r)) + r)' hov/n-TracePlugin-h.msgpack
+noinf() { ! grep -Eqi '(^|[^[:alpha:]])(inf|nan)([^[:alpha:]]|$)' "$@"; }
+"$TSCOPE_BIN" --export diff_functions --no-index hov fin >ov.csv 2>ov.err
+"$TSCOPE_BIN" --export diff_functions --no-index fin hov >vo.csv 2>/dev/null
+tap_check "task times that overflow in A: a's total, deltas and noise empty (never inf, -inf, nan), its mean 1e308" \
+	'grep -qx "a,n/a,2,2,,3,,1e+308,1.5,," ov.csv && grep -qx "b,n/a,2,2,2,2,0,1,1,0," ov.csv &&
+	 grep -qx "a,n/a,2,2,3,,,1.5,1e+308,," vo.csv && noinf ov.csv vo.csv'
+tap_check "... the view's note names the function and why" \
+	'grep -qx "tscope-tui: note on .diff_functions.: change n/a and deltas empty where a total is not known: \
+a (the task times of A overflow)" ov.err'
+"$TSCOPE_BIN" --print --no-index --color never hov fin >ov.txt 2>/dev/null
+"$TSCOPE_BIN" --print --no-index --color never fin hov >vo.txt 2>/dev/null
+tap_check "... --print: the task time n/a, said why, on either side; no inf or nan anywhere" \
+	'grep -q "^  task time: n/a -> 5 s (change n/a: the task times of A overflow)$" ov.txt &&
+	 grep -q "; total task time n/a (the task times of A overflow)$" ov.txt &&
+	 grep -q "^  task time: 5 s -> n/a (change n/a: the task times of B overflow)$" vo.txt &&
+	 grep -q "; total task time n/a (the task times of B overflow)$" vo.txt &&
+	 grep -q "^  change n/a and deltas empty where a total is not known: a (the task times of B overflow)$" vo.txt &&
+	 noinf ov.txt vo.txt'
+# 21 tasks of f in A, one of them -3 s, against 21 of 2 s: not judged slower on the 20 timed
+many() { # DIR FUNCTION DURATION_MS [EXTRA_MS]: 20 tasks, and one of EXTRA_MS
+	mkdir "$1" && i=0 && while [ $i -lt 20 ]; do
+		ctask "$2-$i" "$2" $((100000 + i * 3000)) "$3" 0; i=$((i + 1)); done >"$1/m-TracePlugin-h.msgpack"
+	[ -z "${4:-}" ] || ctask "$2-x" "$2" 200000 "$4" 0 >>"$1/m-TracePlugin-h.msgpack"; }
+many mu f 1000 -3000 && many mt f 2000 2000 && many z0 z 0 && many z1 z 1000
+"$TSCOPE_BIN" --export diff_functions --no-index mu mt >mu.csv 2>/dev/null
+"$TSCOPE_BIN" --print --no-index --color never mu mt >mu.txt 2>/dev/null
+tap_check "a task without a usable duration among 21: f not judged (n/a, deltas and noise empty), said why" \
+	'grep -qx "f,n/a,21,21,,42,,1,2,," mu.csv && grep -qx "  not judged: no function has 16 tasks on both sides \
+(the noise test needs them) and its totals known: 1 function with them has a task without a usable duration or task \
+times that overflow (diff_functions); total task time n/a (tasks without a duration: 1 of A, 0 of B)" mu.txt &&
+	 grep -q "^  change n/a and deltas empty where a total is not known: f (1 of 21 tasks in A has no usable \
+duration)$" mu.txt'
+"$TSCOPE_BIN" --print --no-index --color never z0 z1 >z.txt 2>/dev/null
+tap_check "a function of 0 s tasks in A slower in B: its change in seconds, never +inf%" \
+	'grep -q "^  function z slower in B: mean task 0 s -> 1 s (+1 s, 20 tasks in B)$" z.txt && noinf z.txt'
 tap_plan

@@ -4,8 +4,11 @@
 # pytscope.md §6.8 and §11; UPDATE=1 rewrites them): identical runs, a config diff, an
 # environment determinism diff (cudnn.benchmark ON, PYTHONHASHSEED unset), NONDETERMINISM
 # with the first divergence index, a side without steps (exit 1), mixed families (exit 1),
-# the color layer, and `--export diff_env`. Without a loss or a run.json, the default
-# report says the reproducibility is not judged where pytscope's notes claim more.
+# the color layer (removing its codes gives the plain report exactly; the delta column's
+# padding counts them under --compat pytscope alone, as pytscope's), and `--export
+# diff_env` (a pair whose run.json agree: refused with the reason, exit 1, as --export all
+# leaves it out). Without a loss or a run.json, the default report says the
+# reproducibility is not judged where pytscope's notes claim more.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -103,13 +106,22 @@ tap_check "mixed families: exit 1 with a message" '[ "$rc" -eq 1 ] && grep -q "c
 "$TSCOPE_BIN" --print --color always base envdet >col.got
 sed 's/\x1b\[[0-9;]*m//g' col.got >col.plain
 tap_check "--color always: SGR present" 'grep -q "$(printf "\033")\[35m" col.got'
-# pytscope pads the colored delta with its escapes counted: only the padding may differ
-tap_check "--color always: stripped text equals the plain report but for delta padding" \
-	'[ "$(tr -d " " <col.plain)" = "$(tr -d " " <envdet.got)" ]'
+tap_check "--color always: stripped, the plain report exactly (the delta column aligned as without colour)" \
+	'cmp -s col.plain envdet.got && grep -q "$(printf "\033")\[35m+" col.got'
+# pytscope pads the colored delta with its escapes counted: kept under --compat pytscope
+"$TSCOPE_BIN" --print --compat pytscope --color always base envdet | sed 's/\x1b\[[0-9;]*m//g' >colc.plain
+tap_check "--compat pytscope --color always: pytscope's delta padding, the rest as the plain report" \
+	'! cmp -s colc.plain envdet.got && [ "$(tr -d " " <colc.plain)" = "$(tr -d " " <envdet.got)" ]'
 
 "$TSCOPE_BIN" --export diff_env base envdet >env.csv
 tap_check "--export diff_env lists the determinism keys" \
 	'grep -q "^environment,cudnn_benchmark,False,True$" env.csv && grep -q "^environment,env.PYTHONHASHSEED,0,<absent>$" env.csv'
+"$TSCOPE_BIN" --export diff_env base same >envs.csv 2>envs.err
+rc=$?
+"$TSCOPE_BIN" --export all -o envall base same >/dev/null 2>&1
+tap_check "--export diff_env of identical run.json: refused with the reason (exit 1), as --export all omits it" \
+	'[ "$rc" -eq 1 ] && [ ! -s envs.csv ] && [ ! -e envall/diff_env.csv ] &&
+	 grep -q "^tscope-tui: view .diff_env. has no rows for this pair of runs: no difference: " envs.err'
 "$TSCOPE_BIN" --export ranks base same >/dev/null 2>one.err
 rc=$?
 tap_check "a one-run view with two runs: usage error" '[ "$rc" -eq 2 ] && grep -q "diff_" one.err'

@@ -24,6 +24,13 @@
 # but past the 8 ranks one side's DIST.SLOW_RANK findings list (10 slow ranks of 32) is
 # persisting, that side named, neither resolved nor new; so is pytscope's straggler of
 # one side that the other lists no finding for, being slow there past the 8.
+# A rule a side could not judge, with no finding of it on either side, is said: memory
+# recorded by neither run is "not judged in A and B: memory (no memory recorded by rank
+# 0)" (--print's FINDINGS, a diff_findings row, the explorer's Findings tab; it said "0
+# resolved" alone and diff_findings was the header alone), by one side "not judged in
+# A" (or B); one that stands for a finding of the other side is that finding's status,
+# not listed again. A pair with no finding whose rules judged both: --export
+# diff_findings is refused with the reason (exit 1), as --export all leaves it out.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -64,7 +71,8 @@ tap_check "phases fwd and bwd: judged by step time, said why, rank 2 regressed f
 tap_eq "... diff_ranks: rank 2 alone regressed" "2" "$(grep ',regressed,' u.csv | cut -d, -f1)"
 
 "$TSCOPE_BIN" --print --color never --no-index uA sB >s.txt 2>/dev/null
-want="^● COMPARISON — B is [0-9.]*% slower per step; .*; ranks judged by step time: no compute to weigh in B\$"
+want="^● COMPARISON — B is [0-9.]*% slower per step; .*; ranks judged by step time: B's compute cannot be weighed"
+want="$want (no compute phase recorded)\$"
 tap_check "B with one phase 'step': its step time is its wall (116 ms, not 0), not 100% faster" \
 	'grep -q "$want" s.txt && ! grep -q "100.0%" s.txt &&
 	 grep -q "^  mean step wall 111.[0-9]* -> 118.[0-9]* ms" s.txt'
@@ -116,6 +124,39 @@ tap_check "no memory in B: MEMORY.GROWTH and MEMORY.FRAGMENTATION not judged in 
 "$TSCOPE_BIN" --print --color never f1 f1nomem >mem.txt 2>/dev/null
 tap_check "a single-rank pair: pytscope's diff alone, the same bytes with --compat pytscope" \
 	'cmp -s memc.txt mem.txt && ! grep -q "FINDINGS" mem.txt'
+tap_check "... B's not-judged memory stands for A's findings: their status, not a row of its own" \
+	'! grep -q "^not judged in B,\|^not judged in A and B," mem.csv'
+
+# Memory recorded by neither run (gen_pair records none), by B only, by both.
+cp -r p p2 && cp -r p pm && for f in pm/rank*/steps.jsonl; do
+	sed -i 's/}$/,"memory":{"alloc":2e8,"reserved":2e8,"peak_alloc":2e8,"peak_reserved":2e8}}/' "$f" || exit 1
+done && cp -r pm pm2 || tap_notok "memory pairs generated"
+"$TSCOPE_BIN" --print --color never --no-index p p2 >nm.txt 2>/dev/null
+tap_check "memory recorded by neither run: not judged in A and B, under the FINDINGS heading" \
+	'grep -A1 "^● FINDINGS — 0 new in B · 0 resolved · 0 persisting$" nm.txt |
+	 grep -qx "  not judged in A and B: memory (no memory recorded by rank 0)"'
+"$TSCOPE_BIN" --export diff_findings --no-index p p2 >nm.csv 2>/dev/null
+want="not judged in A and B,MEMORY.FRAGMENTATION MEMORY.GROWTH,,,,memory (no memory recorded by rank 0),"
+tap_check "... a diff_findings row, not the header alone" '[ "$(sed -n 2p nm.csv | cut -c1-${#want})" = "$want" ]'
+"$TSCOPE_BIN" --export all -o nmall --no-index p p2 >/dev/null 2>&1
+tap_check "... --export all writes it, as --export diff_findings" 'cmp -s nm.csv nmall/diff_findings.csv'
+printf '5\n:dump %s/nm.screen\nq\n' "$PWD" >nm.keys
+TSCOPE_SCRIPT=nm.keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --tui --no-index p p2 >/dev/null 2>&1
+tap_check "... the explorer's Findings tab lists it" \
+	'grep -q "^.not judged in A and B MEMORY.FRAGMENTATION .* memory (no memory recorded by rank 0)" nm.screen'
+"$TSCOPE_BIN" --print --color never --no-index p pm >nmb.txt 2>/dev/null
+"$TSCOPE_BIN" --export diff_findings --no-index pm p >nma.csv 2>/dev/null
+tap_check "memory recorded by B only: not judged in A (the other way, in B)" \
+	'grep -qx "  not judged in A: memory (no memory recorded by rank 0)" nmb.txt &&
+	 grep -q "^not judged in B,MEMORY.FRAGMENTATION MEMORY.GROWTH,,,,memory (no memory recorded" nma.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index pm pm2 >clean.csv 2>clean.err
+rc=$?
+"$TSCOPE_BIN" --export all -o cleanall --no-index pm pm2 >/dev/null 2>&1
+want="tscope-tui: view .diff_findings. has no rows for this pair of runs: no finding in A or B, and every rule"
+want="$want judged both"
+tap_check "no finding, every rule judged both: diff_findings refused with the reason, as --export all leaves it out" \
+	'[ "$rc" -eq 1 ] && [ ! -s clean.csv ] && [ -e cleanall/diff_ranks.csv ] &&
+	 [ ! -e cleanall/diff_findings.csv ] && grep -qx "$want" clean.err'
 
 # mkstd DIR RANKS SEED [--slow R] [--phases a=x,b=y] [--zero R]: RANKS ranks x 40 steps of
 # pytscope's phases; --slow: rank R 30% slower throughout; --zero: rank R's phases all 0

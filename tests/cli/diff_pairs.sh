@@ -11,7 +11,9 @@
 # workload key is compared by value (16 and "16", a GPU name's case and white space).
 # The layout decides pytscope's single-rank diff, not the ranks loaded: rank0/ dirs, or
 # rank dirs of which --ranks loads one, are multi-rank (COMPARISON follows; --compat
-# pytscope refuses). Each side's data quality (broken lines, a truncated trace) is said
+# pytscope refuses); a rank dir given alone keeps its rank id (its name's rank{k}, else
+# its run.json's rank), so a/rank5 against rank dirs is matched with rank 5, and its own
+# report says rank 5. Each side's data quality (broken lines, a truncated trace) is said
 # on stderr naming the side, in the report under the verdict, in the explorer's Overview
 # (a short line each, one "A and B clean" when neither lost anything), and `--export
 # sources A B` lists both sides' sources, a first column side. diff_ranks ends with the
@@ -21,7 +23,11 @@
 # like scopes: traces with ProfilerStep spans (HTA leaves out each rank's last) against
 # the same traces without any (counted whole) leave every kernel delta empty and say
 # what each side counts (it showed the same GPU work as an increase, 136 -> 144 NCCL
-# kernels); two trace sets of one kind keep their deltas.
+# kernels); two trace sets of one kind keep their deltas. Sides that count other numbers
+# of profiler steps (17 and 35 a rank) are compared per profiler step, said in the heading
+# and on stderr; a side whose ranks count other numbers is not judged. A budget that
+# leaves out 5% or more of its phase time in phases it does not weigh (fwd, bwd) leaves
+# every budget delta empty, said why; a smaller share left out is said, the deltas kept.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -153,6 +159,62 @@ cp -r tns tns2
 tap_check "two whole trace sets: deltas kept (0)" \
 	'[ "$(tail -n +2 tns2.csv | awk -F, "\$(NF-3) != \"0\"" | wc -l)" -eq 0 ] && [ "$(wc -l <tns2.csv)" -gt 1 ]'
 
+# The same traces at 2 MB (36 ProfilerSteps a rank: HTA counts 35), volta_sgemm twice as
+# long: sides of other step counts are compared per profiler step (the totals, doubled with
+# the steps, showed every kernel as an increase, AllReduce +106%); B of ranks that count 17
+# and 35 has no one count to divide by: not judged, the counts named.
+mkdir tc tm
+for r in 0 1; do
+	"${gen%/*}/gen_trace" tc$r.json 2 $r >/dev/null
+	awk 'v && /"dur": 9,/ { sub(/"dur": 9,/, "\"dur\": 18,") } { v = /"name": "volta_sgemm_128x64_nn"/; print }' \
+		tc$r.json >tc/rank$r.pt.trace.json
+done
+cp ta/rank0.pt.trace.json tm/ && cp tc/rank1.pt.trace.json tm/
+"$TSCOPE_BIN" --print --no-index --color never ta tc >tc.txt 2>/dev/null
+sed -n "/^● KERNELS/,/^●/p" tc.txt >tck.txt
+tap_check "17 against 35 profiler steps: KERNELS compares per profiler step, says so, the changed kernel first" \
+	'grep -q "^● KERNELS — largest changes in time per profiler step, A -> B " tck.txt &&
+	 grep -qx "  deltas per profiler step: A counts 17 profiler steps per rank (HTA leaves out the last), \
+B counts 35 profiler steps per rank (HTA leaves out the last)" tck.txt &&
+	 grep -A1 " delta us/step kernel$" tck.txt |
+		grep -q "^  both  *408  *840  *3672.0  *15120.0  *216.0 volta_sgemm" &&
+	 grep -q "^  both  *136  *280  *32640.0  *67200.0  *0.0 ncclKernel" tck.txt'
+"$TSCOPE_BIN" --export diff_kernels --no-index ta tc >tc.csv 2>tc.err
+tap_eq "... diff_kernels: delta_count and delta_total_us per step (volta_sgemm +216 us, AllReduce 0)" "0,216|0,0" \
+	"$(grep -e '^volta' -e '^"ncclKernel' tc.csv | awk -F, '{ print $(NF-6) "," $(NF-3) }' | tr '\n' '|' |
+	   sed 's/|$//')"
+tap_check "... said on stderr" \
+	'grep -qx "tscope-tui: note on .diff_kernels.: deltas per profiler step: A counts 17 .*" tc.err'
+"$TSCOPE_BIN" --print --no-index --color never ta tm >tm.txt 2>/dev/null
+tap_check "B's ranks count 17 and 35 profiler steps: deltas not judged, the step counts named" \
+	'sed -n "/^● KERNELS/,/^●/p" tm.txt >tmk.txt && grep -qx "  kernel deltas not judged: A counts 17 profiler \
+steps per rank (HTA leaves out the last), B counts 17-35 profiler steps per rank (HTA leaves out the last): other \
+step counts, not one a side to compare per step" tmk.txt &&
+	 grep -q "^  both  *136  *208  *32640.0  *49920.0  *- ncclKernel" tmk.txt'
+
+# Budgets that leave out phases they do not weigh: B's forward and backward renamed fwd
+# and bwd (78% of its phase time in no budget line) leaves every budget delta empty and
+# says why (it showed useful_compute 96.2 -> 6.0 ms as a change); a phase of 0.1% left
+# out (extra) is said and the deltas kept.
+"$gen" bl 2 40 1 && cp -r bl blren && cp -r bl blx || { tap_notok "budget pairs generated"; exit 1; }
+sed -i 's/"forward"/"fwd"/; s/"backward"/"bwd"/' blren/rank*/steps.jsonl
+sed -i 's/"comm":/"extra":0.0001,"comm":/' blx/rank*/steps.jsonl
+"$TSCOPE_BIN" --print --no-index --color never bl blren >blren.txt 2>/dev/null
+sed -n "/^● BUDGET/,/^●/p" blren.txt >blrenb.txt
+tap_check "B's budget leaves out 78% of its phase time: BUDGET says so, every delta empty" \
+	'grep -q "^  budget deltas not judged: B leaves out .* of phases the budget does not weigh (bwd and others; \
+[0-9.]*% of the phase time): the budget.s rank wall misses that time$" blrenb.txt &&
+	 grep -q "^  useful_compute  *[0-9.]*  *6.000  *-  *[0-9.]*  *[0-9.]*  *-$" blrenb.txt'
+"$TSCOPE_BIN" --export diff_budget --no-index bl blren >blren.csv 2>blren.err
+tap_eq "... diff_budget: delta_ms_per_step and delta_pct_points empty on every line" "" \
+	"$(tail -n +2 blren.csv | awk -F, '$4 $7 != ""')"
+tap_check "... and why said on stderr" \
+	'grep -q "^tscope-tui: note on .diff_budget.: budget deltas not judged: B leaves out " blren.err'
+"$TSCOPE_BIN" --export diff_budget --no-index bl blx >blx.csv 2>blx.err
+tap_check "a phase of 0.1% left out: said, the deltas kept" \
+	'grep -qx "tscope-tui: note on .diff_budget.: B leaves out extra .*, a phase the budget does not weigh \
+(0.1% of the phase time)" blx.err && grep -q "^useful_compute,[0-9.]*,[0-9.]*,0,[0-9.]*,[0-9.]*,0,no$" blx.csv'
+
 # Under 16 common steps the noise is not estimated: nothing is called a regression or
 # slower, however large the difference (8 steps, rank 5 slow from step 2).
 "$gen" a8 8 8 1 && "$gen" reg8 8 8 2 5 2 || { tap_notok "short pairs generated"; exit 1; }
@@ -188,8 +250,9 @@ for side in ca cb; do
 done
 "$TSCOPE_BIN" --print --color never --no-index ca cb >nocpu.txt 2>/dev/null
 tap_check "no compute phase: rank 1 regressed, judged by step time, said why" \
-	'grep -q "^● COMPARISON — B is .*; rank 1 regressed from step 0; ranks judged by step time: no compute" nocpu.txt &&
-	 grep -q "; ranks judged by step time: no compute to weigh in A and B$" nocpu.txt &&
+	'grep -q "^● COMPARISON — B is .*; rank 1 regressed from step 0; ranks judged by step time: " nocpu.txt &&
+	 grep -q "; ranks judged by step time: the compute of A and B cannot be weighed (no compute phase recorded)$" \
+	 nocpu.txt &&
 	 grep -q "^  per-rank step time, A -> B (1 regressed, 0 improved; regressed by size first):$" nocpu.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index ca cb >nocpu.csv 2>/dev/null
 tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regressed,,,,0,40|0,same,,,,,40" \
@@ -199,7 +262,8 @@ tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regresse
 cp -r a norank3 && : >norank3/rank3/steps.jsonl
 "$TSCOPE_BIN" --print --no-index a norank3 >norank3.txt 2>/dev/null
 want="^● COMPARISON — no difference: identical per-step times on 200 common steps of 7 ranks;"
-want="$want ranks judged by step time: no compute to weigh in B; not compared: rank 3 (no step records in B)\$"
+want="$want ranks judged by step time: B's compute cannot be weighed (rank 3 records no compute phase);"
+want="$want not compared: rank 3 (no step records in B)\$"
 tap_check "a B rank without steps: named, the other 7 compared" 'grep -q "$want" norank3.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index a norank3 >norank3.csv 2>/dev/null
 tap_eq "... diff_ranks: 8 rows" "$(tail -n +2 norank3.csv | wc -l | tr -d ' ')" 8
@@ -289,10 +353,11 @@ tap_check "another workload: the keys named, not like for like, no rank called r
 tap_eq "... diff_ranks: slower_unlike, not regressed" "$(tail -n +2 d12.csv | cut -d, -f2 | sort -u)" slower_unlike
 "$TSCOPE_BIN" --export diff_findings --no-index --sort -severity_a d1 d2 >d12fa.csv 2>/dev/null
 "$TSCOPE_BIN" --export diff_findings --no-index --sort severity_b d1 d2 >d12fb.csv 2>/dev/null
-tap_eq "diff_findings: --sort -severity_a is high, med, low (it sorted Z to A: med, low, high)" "high med low" \
-	"$(tail -n +2 d12fa.csv | cut -d, -f3 | paste -sd' ')"
-tap_eq "... --sort severity_b low first (it sorted A to Z: high, high, low)" "low high high" \
-	"$(tail -n +2 d12fb.csv | cut -d, -f4 | paste -sd' ')"
+# the last row a rule neither run could judge (slow nodes, a single node): no severity, last
+tap_eq "diff_findings: --sort -severity_a is high, med, low (it sorted Z to A: med, low, high)" "high med low -" \
+	"$(tail -n +2 d12fa.csv | cut -d, -f3 | sed 's/^$/-/' | paste -sd' ')"
+tap_eq "... --sort severity_b low first (it sorted A to Z: high, high, low)" "low high high -" \
+	"$(tail -n +2 d12fb.csv | cut -d, -f4 | sed 's/^$/-/' | paste -sd' ')"
 # The same workload written differently (16 vs "16", a GPU name with a trailing space or
 # in other case) is no other workload: rank 2's regression is called one; "32" still is.
 "$gen" wa 4 100 1 && "$gen" wb 4 100 2 2 50 && "$gen" wc 4 100 2 2 50 || tap_notok "format pairs generated"
@@ -329,6 +394,16 @@ tap_check "--ranks 5 of rank dirs: the COMPARISON section says rank 5 regressed 
 "$TSCOPE_BIN" --print --no-index a/rank0 same/rank0 >r0.txt 2>/dev/null
 tap_check "rank dirs given themselves (a steps.jsonl in each PATH): pytscope's diff alone" \
 	'head -1 r0.txt | grep -qx "pytscope diff  (a/rank0  vs  same/rank0)" && ! grep -q "^●" r0.txt'
+"$TSCOPE_BIN" --export diff_ranks --no-index a/rank5 reg >r5a.csv 2>/dev/null
+"$TSCOPE_BIN" --print --no-index a/rank5 reg >r5a.txt 2>/dev/null
+tap_check "a/rank5 alone against rank dirs: rank 5 compared with rank 5, regressed from step 100" \
+	'sed -n 2p r5a.csv | grep -q "^5,regressed,.*,100,200,step_time$" &&
+	 grep -q "^● COMPARISON — .*rank 5 regressed from step 100" r5a.txt'
+cp -r a/rank5 solo5 && "$TSCOPE_BIN" --export diff_ranks --no-index solo5 reg >s5.csv 2>/dev/null
+tap_check "... a dir of another name: the rank its run.json records" 'sed -n 2p s5.csv | grep -q "^5,regressed,"'
+"$TSCOPE_BIN" --print --no-index a/rank5 >r5s.txt 2>/dev/null
+tap_check "... its own report: rank 5, not rank 0" \
+	'grep -q "^● EFFICIENCY BUDGET — rank wall decomposition (rank 5)$" r5s.txt && ! grep -q "(rank 0)" r5s.txt'
 
 # Data quality in compare mode: B with 3 broken lines in rank 1's steps.jsonl.
 cp -r a bad && sed -i '11s/.*/{"step": 10, "pha/;21s/$/ x/;31s/.*/[1]/' bad/rank1/steps.jsonl

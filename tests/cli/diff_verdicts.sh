@@ -12,9 +12,12 @@
 # Sides whose lowest ranks differ (0-3 against 1-4) have their pytscope diff read on the
 # lowest rank both have, said, never NONDETERMINISM from rank 0 against rank 1; with no
 # rank in common reproducibility is not judged. A side that stopped recording a phase the
-# other records (data, comm) is not called faster: not judged, the phase named. Another
-# batch size is named in every verdict (no difference, not judged) and found nested in
-# config (train.batch_size).
+# other records (data, comm) is not called faster: not judged, the phase named, no
+# per-rank delta. A trace's compute is its compute kernels' time: doubled compute kernels
+# regress every rank, slower NCCL kernels improve none. A NaN phase value leaves its step
+# uncompared, named with its cause, and the true reason the ranks are judged by step time
+# is given. Another batch size is named in every verdict (no difference, not judged) and
+# found nested in config (train.batch_size).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -62,7 +65,8 @@ tap_check "... steps 0-39 against 100-1039: still no step number in common" \
 # One rank of B without phases: the others compared by step time, said in the verdict.
 "$TSCOPE_BIN" --print --no-index p e1 >pe1.txt 2>/dev/null
 want="^● COMPARISON — no difference: identical per-step times on 40 common steps of 3 ranks;"
-want="$want ranks judged by step time: no compute to weigh in B; not compared: rank 1"
+want="$want ranks judged by step time: B's compute cannot be weighed (rank 1 records no compute phase);"
+want="$want not compared: rank 1"
 tap_check "identical but for rank 1's phases: no difference, judged by step time and why" 'grep -q "$want" pe1.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index p e1 >pe1.csv 2>/dev/null
 tap_check "... as diff_ranks' basis says" 'sed -n 2p pe1.csv | grep -q ",step_time$"'
@@ -70,7 +74,7 @@ tap_check "... as diff_ranks' basis says" 'sed -n 2p pe1.csv | grep -q ",step_ti
 	tap_notok "short pair generated"
 "$TSCOPE_BIN" --print --no-index s8 t8 >st8.txt 2>/dev/null
 tap_check "not judged (8 steps): the basis said too" \
-	'grep -q "^● COMPARISON — not judged: 8 common steps .*; ranks judged by step time: no compute to weigh in B;" \
+	'grep -q "^● COMPARISON — not judged: 8 common steps .*; ranks judged by step time: B.s compute cannot be" \
 	 st8.txt'
 
 # Trace pairs: B 1.3 times slower; on another GPU, or another world_size, not a regression.
@@ -107,6 +111,34 @@ tap_check "trace pair of another world_size: named, not like for like" \
 "$TSCOPE_BIN" --print --no-index --color never tc tcase >tk.txt 2>/dev/null
 tap_check "a GPU name's case and white space: the same GPU, regressed" \
 	'grep -q "^● COMPARISON — B is 30.0% slower per step; rank [01] regressed" tk.txt'
+# A trace's compute is its compute kernels' time (the steps view's compute_ms), not the
+# step less its comm: every compute kernel twice as long is a regression of every rank
+# (the ProfilerSteps as long), NCCL kernels 1.5 times as long no compute improvement.
+kscale() { # kscale SRC DST NCCL FACTOR: a copy of SRC's traces, the NCCL kernels (1) or the others (0) scaled
+	mkdir -p "$2" && for f in "$1"/r*.json; do python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))
+for e in j["traceEvents"]:
+    if e.get("cat") == "kernel" and ("nccl" in e["name"]) == (sys.argv[3] == "1"):
+        e["dur"] = round(e["dur"] * float(sys.argv[4]))
+json.dump(j, open(sys.argv[2], "w"))' "$f" "$2/${f##*/}" "$3" "$4" || return 1; done
+}
+kscale tc tkern 0 2 && kscale tc tnccl 1 1.5 || tap_notok "kernel-scaled traces generated"
+"$TSCOPE_BIN" --print --no-index --color never tc tkern >tkern.txt 2>/dev/null
+"$TSCOPE_BIN" --export diff_ranks --no-index tc tkern >tkern.csv 2>/dev/null
+"$TSCOPE_BIN" --export steps --no-index tc >tc_steps.csv 2>/dev/null
+tap_check "trace pair, compute kernels twice as long: every rank regressed, not 'no difference'" \
+	'grep -q "^● COMPARISON — .*; rank [01] regressed from step [0-9]* (2 ranks regressed)" tkern.txt &&
+	 ! grep -q "no difference" tkern.txt &&
+	 [ "$(tail -n +2 tkern.csv | cut -d, -f2,12 | sort -u)" = "regressed,compute" ]'
+tap_eq "... diff_ranks' compute in A: the steps view's compute_ms (rank 0), not the step less its comm" \
+	"$(awk -F, 'NR > 1 && $1 == 0 { s += $5; n++ } END { printf "%.3f", s / n }' tc_steps.csv)" \
+	"$(awk -F, '$1 == 0 { printf "%.3f", $3 }' tkern.csv)"
+"$TSCOPE_BIN" --print --no-index --color never tc tnccl >tnccl.txt 2>/dev/null
+"$TSCOPE_BIN" --export diff_ranks --no-index tc tnccl >tnccl.csv 2>/dev/null
+tap_check "... NCCL kernels 1.5 times as long: no rank improved, their compute the same" \
+	'grep -q "^● COMPARISON — .*; no rank regressed beyond its noise" tnccl.txt &&
+	 ! grep -q "improved" tnccl.txt &&
+	 [ "$(tail -n +2 tnccl.csv | cut -d, -f2,5 | sort -u)" = "same,0" ]'
 cp -r p pe && python3 -c 'import json
 f = "pe/rank1/steps.jsonl"
 L = [json.loads(l) for l in open(f)]
@@ -152,10 +184,36 @@ tap_check "B without the data phase: not judged, the phase named, nothing faster
 	'grep -q "$want phases$" nd.txt && ! grep -q "faster\|improved\|mean step wall" nd.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index r0 nodata >nd.csv 2>/dev/null
 tap_eq "... diff_ranks: change n/a on every rank" "n/a" "$(tail -n +2 nd.csv | cut -d, -f2 | sort -u)"
+tap_eq "... and no delta: A's and B's means add up different phases" "n/a,," \
+	"$(tail -n +2 nd.csv | cut -d, -f2,5,6 | sort -u)"
 "$TSCOPE_BIN" --print --no-index --color never nocomm r0 >nc.txt 2>/dev/null
 tap_check "A without comm: not judged, comm in B only, B not slower" \
 	'grep -q "^● COMPARISON — step times not judged: phase comm recorded in B only" nc.txt &&
 	 ! grep -q "slower" nc.txt'
+
+# A NaN phase value in B (rank 1's forward at step 10; at steps 10-12): that step is not
+# compared and named with its cause, the ranks judged by step time say the true reason
+# (not "no compute to weigh"), and "identical" counts the steps it compared (39-40).
+nanphase() { # nanphase SRC DST STEPS: a copy of SRC, rank 1's forward NaN at STEPS (a,b,...)
+	cp -r "$1" "$2" && python3 -c 'import json,sys
+f = sys.argv[1] + "/rank1/steps.jsonl"; at = [int(x) for x in sys.argv[2].split(",")]
+L = [json.loads(l) for l in open(f)]
+for j in L:
+    if j["step"] in at: j["phases"]["forward"] = float("nan")
+open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' "$2" "$3"
+}
+nanphase p pnan 10 && nanphase p pnan3 10,11,12 || tap_notok "runs with a NaN phase generated"
+"$TSCOPE_BIN" --print --no-index --color never p pnan >pnan.txt 2>/dev/null
+want="^● COMPARISON — no difference: identical per-step times on 39-40 common steps per rank of 4 ranks;"
+want="$want ranks judged by step time: B's compute cannot be weighed (rank 1 records a NaN forward phase value at"
+want="$want step 10); not compared: rank 1 step 10 (no value in B: a NaN forward phase value)\$"
+tap_check "a NaN forward value in B: that step named, the true reason, identical over the steps compared" \
+	'grep -q "$want" pnan.txt && ! grep -q "no compute to weigh" pnan.txt &&
+	 grep -q "^  mean step wall .* over 39 common steps$" pnan.txt'
+"$TSCOPE_BIN" --print --no-index --color never p pnan3 >pnan3.txt 2>/dev/null
+tap_check "... at steps 10-12: their count and the first's cause" \
+	'grep -q "; not compared: rank 1 steps 10-12 (3 with no value in B, the first: a NaN forward phase value)$" \
+	 pnan3.txt'
 
 # Another batch size is named in every verdict: no difference, not judged (10 common
 # steps), and nested in config (config.train.batch_size).

@@ -141,7 +141,7 @@ head -30 warm/rank1/steps.jsonl >warm/rank0/steps.jsonl
 printf '5\n:dump %s\nq\n' "$TMP/w1.txt" >w1.keys
 TSCOPE_SCRIPT=w1.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm/rank1 >/dev/null 2>err
 tap_check "--warmup 50: the windows start at step 50, their compute share the rank's" \
-	'grep -q "^ Rank 0 per step window, after --warmup 50$" w1.txt && grep -q "^ steps 50-" w1.txt &&
+	'grep -q "^ Rank 1 per step window, after --warmup 50$" w1.txt && grep -q "^ steps 50-" w1.txt &&
 	 ! grep -q "^ steps [0-4]\?[0-9]-" w1.txt && [ "$(grep -c "^ steps .*compute  50.0% rec n/a" w1.txt)" -eq 8 ]'
 printf '5\nk\n:dump %s\nq\n' "$TMP/w0.txt" >w0.keys
 TSCOPE_SCRIPT=w0.keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index --warmup 50 warm >/dev/null 2>err

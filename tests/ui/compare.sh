@@ -15,7 +15,8 @@
 # The status row says what the scope line says of the common part: no range when no step
 # is in common (it showed "0 common steps (-1--1)"), a count per rank when the ranks have
 # other counts (it showed the largest alone). diff_findings' s on severity_a sorts by
-# severity, high first (it sorted A to Z).
+# severity, high first (it sorted A to Z). When B stopped recording a phase A records,
+# the B - A heatmap has no cell and says why (it coloured every cell faster in B).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -239,6 +240,21 @@ TSCOPE_SCRIPT=keys8 TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" 
 tap_check "ranks compared by step time: the rank lines say step time" \
 	'grep -q "^  Ranks that changed by step time (1 regressed" f80 &&
 	 grep -q "^  rank 2  *regressed .* step time " f80 && ! grep -q "compute per step" f80'
+# B without the data phase: A's and B's times add up different phases, so the B - A
+# heatmap has no cell (no scale), its note says why; A (m) still shows A's compute.
+"$gen" pa 4 40 1 >/dev/null && cp -r pa pnd && python3 -c 'import json,glob
+for f in glob.glob("pnd/rank*/steps.jsonl"):
+    L = [json.loads(l) for l in open(f)]
+    [j["phases"].pop("data") for j in L]
+    open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' ||
+	{ tap_notok "a pair without data generated"; exit 1; }
+printf ':dump %s/nd\nm\n:dump %s/ndA\nq\n' "$PWD" "$PWD" >keysnd
+TSCOPE_SCRIPT=keysnd TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui pa pnd >outnd 2>errnd
+tap_check "a phase in A only: B - A has no cell nor scale, the note says why" \
+	'grep -q "^ compute B - A: .* scale n/a: no cell has a value" nd &&
+	 grep -q "^ B - A not shown: phase data recorded in A only, so A.s and B.s times add up different phases$" nd &&
+	 [ "$(grep -c "^    [0-3] ·*$" nd)" = 4 ] && grep -q "^ rank 0  step 0  compute B - A missing" nd'
+tap_check "... A (m) still shows A's compute" 'grep -q "^ rank 0  step 0  compute A [0-9]* ms" ndA'
 # diff_findings: s on severity_a sorts by severity (it sorted A to Z: high, low, med)
 "$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_demo" d1 4 100 >/dev/null && cp -r d1 d2 ||
 	{ tap_notok "demo pair generated"; exit 1; }
