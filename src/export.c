@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* export.c: headless CSV export of any view, or of every view with data (see export.h). */
+/* export.c: headless CSV export of any view, or of every view with data (see export.h);
+ * under --compat pytscope the views made from steps pytscope does not read are refused,
+ * and left out of --export all, with why (model/compat.h). */
 #include "src/export.h"
 #include "src/meter.h"
 #include "src/print.h"
+#include "src/sbuf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/compare/views.h"
+#include "model/compat.h"
 #include "model/outfile.h"
 #include "model/registry.h"
 #include "model/table_merge.h"
@@ -348,6 +352,9 @@ int export_view(struct run *run, const struct export_args *x)
 	}
 	if (!vd)
 		return unknown_view(x->view);
+	const char *left_out = compat_view_refusal(run, vd->name);
+	if (left_out)
+		return not_available(x->view, "run", left_out);
 	char err[256] = "";
 	size_t cursor;
 	const struct view_def *parts = vd->build_next ? vd : NULL;
@@ -415,6 +422,10 @@ struct built {
 	const char **name;
 	size_t n, vcap, ncap;
 	const char *what; /* the input, in messages: "run", "pair of runs" */
+	/* The views with rows --compat pytscope leaves out, and why (compat_view_refusal). */
+	const char **left;
+	size_t nleft, lcap;
+	const char *left_why;
 };
 
 /* Keep view `name`'s first table in b when it has rows; free it when it has none. */
@@ -430,12 +441,36 @@ static void built_add(struct built *b, const char *name, struct rows_out out)
 	b->v[b->n++] = out;
 }
 
+/* Whether view vd, which --compat pytscope refuses for the run (compat_view_refusal),
+ * has rows: it is then named as left out. */
+static bool has_rows(struct run *run, const struct view_def *vd)
+{
+	char err[256];
+	size_t cursor;
+	struct table *t = first_table(run, vd, vd->build_next != NULL, &cursor, err, sizeof(err));
+	bool rows = t && t->nrow > 0;
+	table_free(t);
+	return rows;
+}
+
+/* Every view's first table, but the views --compat pytscope refuses for the run: those
+ * with rows are kept in b->left and named on stderr as left out, with why. */
 static void build_all(struct run *run, struct built *b)
 {
 	*b = (struct built){ .what = "run" };
+	struct sbuf names = { 0 };
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t v = 0; v < registry[s]->nviews; v++) {
 			const struct view_def *vd = &registry[s]->views[v];
+			const char *refused = compat_view_refusal(run, vd->name);
+			if (refused && has_rows(run, vd)) {
+				xgrow((void **)&b->left, &b->lcap, b->nleft + 1, sizeof(*b->left));
+				b->left[b->nleft++] = vd->name;
+				b->left_why = refused;
+				sb_printf(&names, "%s%s", names.n ? ", " : "", vd->name);
+			}
+			if (refused)
+				continue;
 			char err[256];
 			size_t cursor;
 			struct table *t = first_table(run, vd, vd->build_next != NULL, &cursor, err, sizeof(err));
@@ -444,6 +479,9 @@ static void build_all(struct run *run, struct built *b)
 									  .parts = vd->build_next ? vd : NULL,
 									  .cursor = cursor });
 		}
+	if (b->nleft)
+		fprintf(stderr, "tscope-tui: --export all leaves out %s: %s\n", names.s, b->left_why);
+	free(names.s);
 }
 
 /* The arguments of `--export all`: 0 when usable, else the exit status (said). */
@@ -510,8 +548,18 @@ static bool built_has(const struct built *b, const char *name)
  * which would read as this input's beside its files: never merged in silence. */
 struct stale {
 	char **path;
-	size_t n, cap;
+	const char **left_why; /* per path: why --compat pytscope leaves its view out, NULL: no rows */
+	size_t n, cap, wcap;
 };
+
+/* Why --compat pytscope leaves view `name` out of b (b->left), NULL when it does not. */
+static const char *left_why(const struct built *b, const char *name)
+{
+	for (size_t i = 0; i < b->nleft; i++)
+		if (strcmp(b->left[i], name) == 0)
+			return b->left_why;
+	return NULL;
+}
 
 static void stale_add(struct stale *st, const struct built *b, const char *dir, const char *name)
 {
@@ -522,6 +570,8 @@ static void stale_add(struct stale *st, const struct built *b, const char *dir, 
 		return;
 	}
 	xgrow((void **)&st->path, &st->cap, st->n + 1, sizeof(*st->path));
+	xgrow((void **)&st->left_why, &st->wcap, st->n + 1, sizeof(*st->left_why));
+	st->left_why[st->n] = left_why(b, name);
 	st->path[st->n++] = path;
 }
 
@@ -541,6 +591,15 @@ static void stale_free(struct stale *st)
 	for (size_t i = 0; i < st->n; i++)
 		free(st->path[i]);
 	free(st->path);
+	free(st->left_why);
+}
+
+/* Why stale file i is not one of this export's (malloc'd): its view has no rows, or
+ * --compat pytscope leaves it out. */
+static char *stale_why(const struct built *b, const struct stale *st, size_t i)
+{
+	return st->left_why[i] ? xasprintf("this export leaves that view out (%s)", st->left_why[i])
+			       : xasprintf("this %s has no rows for that view", b->what);
 }
 
 /* Without --force: 1 (each file named) when one of b's files exists or a stale one is
@@ -559,9 +618,10 @@ static int refuse_existing(const struct built *b, const char *dir, const struct 
 		free(path);
 	}
 	for (size_t i = 0; i < st->n; i++) {
-		char *sp = text_sanitize_dup(st->path[i], 0);
-		fprintf(stderr, "tscope-tui: %s exists, left by an earlier export, and this %s has no rows for that "
-				"view; use --force to remove it\n", sp, b->what);
+		char *sp = text_sanitize_dup(st->path[i], 0), *why = stale_why(b, st, i);
+		fprintf(stderr, "tscope-tui: %s exists, left by an earlier export, and %s; use --force to remove it\n",
+			sp, why);
+		free(why);
 		free(sp);
 		rc = 1;
 	}
@@ -574,15 +634,15 @@ static int remove_stale(const struct built *b, const struct stale *st)
 {
 	int rc = 0;
 	for (size_t i = 0; i < st->n; i++) {
-		char *sp = text_sanitize_dup(st->path[i], 0);
+		char *sp = text_sanitize_dup(st->path[i], 0), *why = stale_why(b, st, i);
 		if (unlink(st->path[i]) == 0) {
-			fprintf(stderr, "tscope-tui: removed %s, left by an earlier export: this %s has no rows for "
-					"that view\n", sp, b->what);
+			fprintf(stderr, "tscope-tui: removed %s, left by an earlier export: %s\n", sp, why);
 		} else {
-			fprintf(stderr, "tscope-tui: cannot remove %s, left by an earlier export (this %s has no rows "
-					"for that view): %s\n", sp, b->what, strerror(errno));
+			fprintf(stderr, "tscope-tui: cannot remove %s, left by an earlier export (%s): %s\n", sp, why,
+				strerror(errno));
 			rc = 1;
 		}
+		free(why);
 		free(sp);
 	}
 	return rc;
@@ -618,6 +678,7 @@ static int write_built(struct built *b, const struct export_args *x, unsigned fl
 		table_free(b->v[i].t);
 	free(b->v);
 	free(b->name);
+	free(b->left);
 	free(safe);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "model/compare/compare.h"
+#include "model/compat.h"
 #include "model/dirlist.h"
 #include "model/identity.h"
 #include "model/index/index.h"
@@ -679,6 +680,10 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
+		if (compat_reads_nothing(run) && !cli->opts.follow) {   /* as --print says it */
+			ui_load_end(false);
+			return print_nothing_found(run, true);
+		}
 		int rc = ui_run(run, &cli->opts);
 		if (rc != UI_NO_TTY)
 			return rc;
@@ -689,6 +694,8 @@ static int run_mode(struct cli *cli, struct run *run)
 			print_empty(run, cli);
 			return 1;
 		}
+		if (compat_reads_nothing(run))   /* as --print says it */
+			return print_nothing_found(run, true);
 		int rc = export_view(run, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								 cli->filter, cli->force });
 		if (rc != 2)   /* as --print says it; a usage error says nothing of the data */

@@ -14,12 +14,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "model/compat.h"
 #include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
 #include "model/text.h"
-#include "model/trace/trace.h"
 #include "model/units.h"
 #include "model/xalloc.h"
 #include "src/sbuf.h"
@@ -295,10 +295,10 @@ static void timing_head(struct sbuf *b, struct run *run, const struct print_opts
 }
 
 /* --compat pytscope of a run whose steps are its traces' ProfilerSteps: pytscope reads no
- * steps from a trace (its run dir holds no steps.jsonl), so it shows none. */
+ * steps from a trace (its run dir holds no steps.jsonl), so it shows none (model/compat.h). */
 static bool compat_no_steps(const struct run *run, const struct print_opts *po)
 {
-	return po->compat && trace_steps_only(run);
+	return po->compat && compat_steps_from_trace(run);
 }
 
 static char *section_timing(struct run *run, const struct print_opts *po)
@@ -702,12 +702,10 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 
 /* ---- report --------------------------------------------------------------------------- */
 
-/* A rank with step records: the lowest under --compat pytscope (the store pytscope reads;
- * its distributed summary is asked apart), any rank otherwise. */
-static bool has_step_records(const struct run *run, const struct print_opts *po)
+/* A rank with step records. */
+static bool has_step_records(const struct run *run)
 {
-	size_t n = run->steps ? steps_nranks(run->steps) : 0;
-	for (size_t r = 0; r < (po->compat && n ? 1 : n); r++)
+	for (size_t r = 0; run->steps && r < steps_nranks(run->steps); r++)
 		if (steps_nrecords(run->steps, r) > 0)
 			return true;
 	return false;
@@ -806,43 +804,32 @@ static void say_logs_missing(const struct run *run)
 		fprintf(stderr, "No step record: %s (see --export sources).\n", why);
 }
 
-/* The lowest rank's trace is one pytscope 0.2.1 reads: named by --trace, or the run
- * dir's own trace.json, trace.json.gz, kineto.json or kineto.json.gz (never one in a
- * rank dir). */
-static bool pytscope_reads_trace(const struct run *run)
-{
-	if (!run->trace || !run->trace->n)
-		return false;
-	if (run->opts && run->opts->ntrace > 0)
-		return true;
-	return trace_pytscope_trace_of(run->trace->r[0]->path, run->path);
-}
-
 /* Whether the report has anything: steps, a distributed summary or another family's
- * data. Under --compat pytscope, what pytscope reads: the lowest rank's step records,
- * the distributed summary of rank dirs' step logs, or a trace it reads (the run dir's
- * own, with a GPU kernel: else analyze_trace gives None). A run with data pytscope does
- * not read never gets here under --compat: main refuses it (cli_compat_refusal). */
+ * data; under --compat pytscope, what pytscope reads (model/compat.h). A run with data
+ * pytscope does not read never gets here under --compat: main refuses it
+ * (cli_compat_refusal). */
 static bool report_has_data(struct run *run, const struct print_opts *po)
 {
-	if (!po->compat)
-		return has_step_records(run, po) || analysis_distributed(run) || other_family_data(run);
-	if (!trace_steps_only(run) && (has_step_records(run, po) || analysis_distributed(run)))
-		return true;
-	return pytscope_reads_trace(run) && trace_pysum(run->trace, 0)->present;
+	if (po->compat)
+		return compat_reads_data(run);
+	return has_step_records(run) || analysis_distributed(run) || other_family_data(run);
+}
+
+int print_nothing_found(const struct run *run, bool compat)
+{
+	char *p = text_sanitize_dup(run->path, 0);
+	fprintf(stderr, "No steps or trace found in '%s'.\n", p);
+	free(p);
+	if (!compat)
+		say_logs_missing(run);
+	return 1;
 }
 
 int print_report(struct run *run, FILE *f, const struct print_opts *po)
 {
 	bool pytscope_run = run->steps || run->trace;
-	if (!report_has_data(run, po)) {
-		char *p = text_sanitize_dup(run->path, 0);
-		fprintf(stderr, "No steps or trace found in '%s'.\n", p);
-		free(p);
-		if (!po->compat)
-			say_logs_missing(run);
-		return 1;
-	}
+	if (!report_has_data(run, po))
+		return print_nothing_found(run, po->compat);
 	char *(*const sections[])(struct run *, const struct print_opts *) = {
 		section_timing, section_memory, section_convergence, section_distributed,
 		print_section_trace, section_budget, print_section_sweep, print_section_dasf,

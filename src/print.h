@@ -46,6 +46,10 @@ int print_out_end(struct print_out *p);
 /* Write the report; returns the exit status (1 with pytscope's message on stderr when
  * there is nothing to report). */
 int print_report(struct run *run, FILE *f, const struct print_opts *po);
+/* pytscope's "No steps or trace found in 'PATH'." on stderr, and natively why no step
+ * record was read; returns 1, the exit status. --export and the explorer end with it too
+ * when pytscope reads nothing under --compat pytscope (model/compat.h). */
+int print_nothing_found(const struct run *run, bool compat);
 
 /* A failed write of what (err: its errno) to f: the message on stderr, f's buffer and
  * error flag dropped (the final close of stdout has nothing left to fail). Returns 1,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* app.c: pane tabs and back stack, key dispatch, prompt, overlays, the frame around
  * the panes, straggler order and finding drill-down (see app.h); what e exports and
- * says is app_export.c's. */
+ * says is app_export.c's. A pane of a view --compat pytscope refuses shows why instead
+ * (model/compat.h). */
 #include "ui/app.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
+#include "model/compat.h"
 #include "model/registry.h"
 #include "model/steps/follow.h"
 #include "model/steps/analysis.h"
@@ -67,6 +69,19 @@ long app_pane(struct app *app, const struct pane_ops *ops, const char *arg, cons
 
 static void pane_close(struct pane_slot *s);
 
+/* The view whose rows a pane shows (a table's; its tab's for the Steps and Budget panes,
+ * the heatmap's for the Heatmap), NULL for the others: for --compat pytscope's refusals. */
+static const char *pane_view(const struct pane_slot *s)
+{
+	if (s->ops == &pane_table)
+		return s->arg;
+	if (s->ops == &pane_steps)
+		return registry_tab_view(TAB_STEPS);
+	if (s->ops == &pane_budget)
+		return registry_tab_view(TAB_BUDGET);
+	return s->ops == &pane_heatmap ? "heatmap" : NULL;
+}
+
 void *app_pane_priv(struct app *app, size_t i)
 {
 	struct pane_slot *s = &app->pane[i];
@@ -78,7 +93,12 @@ void *app_pane_priv(struct app *app, size_t i)
 	if (!s->opened) {
 		s->opened = true;
 		s->why[0] = '\0';
-		s->priv = s->ops->open(app, s->arg, s->why, sizeof(s->why));
+		/* a view --compat pytscope refuses (model/compat.h): its reason, as --export says it */
+		const char *left_out = app->cmp ? NULL : compat_view_refusal(app->run, pane_view(s));
+		if (left_out)
+			snprintf(s->why, sizeof(s->why), "%s", left_out);
+		else
+			s->priv = s->ops->open(app, s->arg, s->why, sizeof(s->why));
 		if (!s->priv && !s->why[0])
 			snprintf(s->why, sizeof(s->why), "no data for this pane in this run");
 		state_apply(app, i);

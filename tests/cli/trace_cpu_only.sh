@@ -9,6 +9,13 @@
 # (exit 1: pytscope reads no steps from a trace, and its trace analysis needs a kernel);
 # with a GPU trace.json, "No steps recorded." and no TIMING or budget from its steps (also
 # for "gpudir/"); traces in rank dirs alone are none pytscope reads (exit 1).
+# --export and the explorer read such runs as --print does: where pytscope reads nothing
+# (the CPU-only trace.json, the rank dirs, the real kineto-hta-2rank set, skipped when
+# ../shared/real is absent), --export VIEW, --export all and the explorer end with "No
+# steps or trace found" (exit 1, nothing written or opened); with the GPU trace.json (or
+# a trace.json.gz), the views made from its ProfilerStep steps (steps, budget, heatmap,
+# heatmap_cells, ranks, nodes) are refused with why (exit 1), --export all leaves them
+# out saying so, and the trace's own views (comm_overlap) are still written.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -71,4 +78,69 @@ tap_check "--compat pytscope, traces in rank dirs and no step log: No steps or t
 	'[ "$rc" -eq 1 ] && [ ! -s rd.out ] && grep -qx "No steps or trace found in .rdirs.." rd.err'
 "$T" --print --no-index --color never rdirs >rdn.out 2>/dev/null
 tap_check "... the default report reads them" '[ $? -eq 0 ] && grep -q "^  ranks  *2$" rdn.out'
+
+# --compat pytscope: --export and the explorer as --print. nothing_read DIR LABEL: a run
+# pytscope reads nothing of ends each of them with pytscope's message, exit 1.
+nothing_read() {
+	dir=$1
+	for v in findings steps sources; do
+		"$T" --export "$v" --no-index --compat pytscope "$dir" >nr.out 2>nr.err
+		rc=$?
+		tap_check "--compat pytscope, $2: --export $v says No steps or trace found, exit 1" \
+			'[ "$rc" -eq 1 ] && [ ! -s nr.out ] && grep -qx "No steps or trace found in .$dir.." nr.err'
+	done
+	rm -rf nr.all
+	"$T" --export all -o nr.all --no-index --compat pytscope "$dir" >nr.out 2>nr.err
+	rc=$?
+	tap_check "--compat pytscope, $2: --export all says it and writes nothing, exit 1" \
+		'[ "$rc" -eq 1 ] && [ ! -e nr.all ] && grep -qx "No steps or trace found in .$dir.." nr.err'
+	printf ':dump nr.screen\nq\n' >nr.keys
+	TSCOPE_SCRIPT=nr.keys TERM=dumb LINES=24 COLUMNS=100 "$T" --tui --no-index --compat pytscope "$dir" \
+		>/dev/null 2>nr.err
+	rc=$?
+	tap_check "--compat pytscope, $2: the explorer says it without opening, exit 1" \
+		'[ "$rc" -eq 1 ] && [ ! -e nr.screen ] && grep -qx "No steps or trace found in .$dir.." nr.err'
+}
+nothing_read cpudir "a CPU-only trace.json"
+nothing_read rdirs "traces in rank dirs"
+
+why="--compat pytscope: pytscope reads no steps from a trace (ProfilerStep steps left out)"
+for v in steps budget heatmap heatmap_cells ranks nodes; do
+	"$T" --export "$v" --no-index --compat pytscope gpudir >lo.out 2>lo.err
+	rc=$?
+	tap_check "--compat pytscope, a GPU trace.json: --export $v refused with why, exit 1" \
+		'[ "$rc" -eq 1 ] && [ ! -s lo.out ] &&
+		 grep -qx "tscope-tui: view .$v. is not available for this run: $why" lo.err'
+done
+mkdir -p gzdir && gzip -c gpudir/trace.json >gzdir/trace.json.gz
+for v in steps budget; do
+	"$T" --export "$v" --no-index --compat pytscope gzdir >lo.out 2>lo.err
+	rc=$?
+	tap_check "... a trace.json.gz: --export $v refused too" \
+		'[ "$rc" -eq 1 ] && [ ! -s lo.out ] && grep -q "ProfilerStep steps left out" lo.err'
+done
+"$T" --export comm_overlap --no-index --compat pytscope gpudir >co.csv 2>/dev/null
+rc=$?
+tap_check "... its trace's own views are written (comm_overlap, exit 0)" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -l <co.csv)" -eq 2 ]'
+"$T" --export all -o lo.all --no-index --compat pytscope gpudir >lo.out 2>lo.err
+rc=$?
+tap_check "... --export all leaves out the views of its steps, saying so; writes the others" \
+	'[ "$rc" -eq 0 ] && [ -f lo.all/comm_overlap.csv ] && [ -f lo.all/findings.csv ] &&
+	 ! ls lo.all | grep -q "^steps\|^budget\|^heatmap\|^ranks" &&
+	 grep -qx "tscope-tui: --export all leaves out heatmap_cells, ranks, steps, heatmap, budget: $why" lo.err'
+"$T" --export all -o lo.native --no-index gpudir >/dev/null 2>&1
+tap_check "... without --compat, --export all writes them" '[ -f lo.native/steps.csv ] && [ -f lo.native/budget.csv ]'
+
+REAL=$TSCOPE_ROOT/../shared/real
+if [ -d "$REAL/kineto-hta-2rank" ]; then
+	"$T" --print --no-index --compat pytscope "$REAL/kineto-hta-2rank" >/dev/null 2>kr.err
+	rc=$?
+	tap_check "--compat pytscope, real kineto-hta-2rank (rank traces, no run-dir trace): --print, exit 1" \
+		'[ "$rc" -eq 1 ] && grep -q "^No steps or trace found in " kr.err'
+	ln -s "$REAL/kineto-hta-2rank" kineto-hta-2rank
+	nothing_read kineto-hta-2rank "real kineto-hta-2rank"
+else
+	tap_skip "../shared/real is absent: the real kineto-hta-2rank checks"
+fi
 tap_plan

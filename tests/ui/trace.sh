@@ -5,7 +5,11 @@
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
 # to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
 # stragglers were not judged (their column is empty: which ranks tie for which place) or
-# the clock they were judged on.
+# the clock they were judged on. Under --compat pytscope a run dir whose trace.json pytscope
+# reads opens with the Heatmap, Ranks, Steps and Budget tabs saying why they are empty
+# (pytscope reads no steps from a trace: the ProfilerStep steps are left out), on the
+# Overview, its GPU time tab as without it; the per-rank traces alone are none pytscope
+# reads: the explorer says "No steps or trace found" without opening (exit 1).
 set -u
 BIN=${TSCOPE_BIN:?}
 BUILD=${TSCOPE_BUILD:-build}
@@ -61,4 +65,23 @@ tr -s ' \n' ' ' <"$TMP/tie2.legend" |
 tap_rc $? "GPU time legend: which ranks tie for HTA's second place (the view's title)"
 tr -s ' \n' ' ' <"$TMP/clock.legend" | grep -q "potential stragglers on each rank's own clock"
 tap_rc $? "GPU time legend: potential stragglers judged on each rank's own clock, said so"
+
+mkdir -p "$TMP/rundir" && cp "$FX/rank0.pt.trace.json" "$TMP/rundir/trace.json"
+printf ':dump %s/c1\n2\n:dump %s/c2\n3\n:dump %s/c3\n4\n:dump %s/c4\n5\n:dump %s/c5\n9\n:dump %s/c9\nq\n' \
+	"$TMP" "$TMP" "$TMP" "$TMP" "$TMP" "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index --compat pytscope "$TMP/rundir" \
+	>/dev/null 2>&1
+tap_rc $? "--compat pytscope, a run dir's trace.json: the explorer opens (exit 0)"
+grep -q "Findings (" "$TMP/c1"; tap_rc $? "... on the Overview (no heatmap of its steps to open on)"
+why="--compat pytscope: pytscope reads no steps from a trace (ProfilerStep steps left out)"
+n=0
+for k in 2 3 4 5; do grep -qF -- "$why" "$TMP/c$k" && n=$((n + 1)); done
+tap_eq "... Heatmap, Ranks, Steps and Budget say why they show nothing" 4 "$n"
+grep -q 'idle_us  *compute_us' "$TMP/c9"; tap_rc $? "... its GPU time tab shows the trace's rows"
+printf ':dump %s/n1\nq\n' "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index --compat pytscope "$FX" \
+	>/dev/null 2>"$TMP/n.err"
+rc=$?
+tap_check "--compat pytscope, per-rank traces alone: No steps or trace found, not opened (exit 1)" \
+	'[ "$rc" -eq 1 ] && [ ! -e "$TMP/n1" ] && grep -qx "No steps or trace found in .$FX.." "$TMP/n.err"'
 tap_plan
