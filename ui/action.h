@@ -24,7 +24,7 @@
 	X(ACT_ENTER,       "enter",        "<Enter>",         "drill in: open the selection's evidence or detail, or say it has none; a closed node row: expand it") \
 	X(ACT_EXPAND,      "expand",       "<Space>",         "heatmap/Ranks node rows: expand or collapse the node under the cursor; elsewhere scroll down one page") \
 	X(ACT_NODES,       "nodes",        "o",               "heatmap/Ranks: one row per node (its worst rank) / one row per rank") \
-	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter came from; close an overlay") \
+	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter (or an opened tab) came from; close an overlay") \
 	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type (rows, rank labels, steps, lines); Enter keeps the matches highlighted") \
 	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \
 	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: previous straggler") \
@@ -57,7 +57,7 @@
 	X(ACT_RELOAD,      "reload",       "R",               "read what the job appended, new ranks, rewritten step logs (once, without following; not traces)") \
 	X(ACT_REDRAW,      "redraw",       "<C-l>",           "repaint the whole screen") \
 	X(ACT_HELP,        "help",         "?",               "this help (generated from the action table)") \
-	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search, extra tab or drill-down; quit at the top (back to the run list when opened from it)") \
+	X(ACT_QUIT,        "quit",         "q",               "close the overlay, search or extra tab, else go back as Esc; quit at the top (back to the run list when opened from it)") \
 	X(ACT_QUIT_ALL,    "quit-all",     "Q",               "quit from anywhere")
 
 enum action {

@@ -135,31 +135,27 @@ void app_reload(struct app *app)
 
 /* ---- pane switching ---------------------------------------------------------- */
 
-static void goto_pane(struct app *app, size_t i, bool push, bool drill)
+/* The back stack holds where a drill-down (Enter, n) and a tab opened with v, :view or
+ * :heatmap came from; Esc and q go back the same way (go_back). Switching tabs (a digit,
+ * Tab, a click on a tab, :pane) pushes nothing. */
+void app_goto(struct app *app, size_t i, bool push)
 {
 	if (i >= app->npane || i == app->cur)
 		return;
 	if (push) {
 		if (app->nback == APP_BACK) {
 			memmove(app->back, app->back + 1, (APP_BACK - 1) * sizeof(app->back[0]));
-			memmove(app->back_drill, app->back_drill + 1, (APP_BACK - 1) * sizeof(app->back_drill[0]));
 			app->nback--;
 		}
-		app->back_drill[app->nback] = drill;
 		app->back[app->nback++] = app->cur;
 	}
 	app->cur = i;
 	search_reset(app);   /* the match was in the pane left */
 }
 
-void app_goto(struct app *app, size_t i, bool push)
-{
-	goto_pane(app, i, push, false);
-}
-
 unsigned app_show(struct app *app, size_t i, const struct ui_target *t)
 {
-	goto_pane(app, i, true, true);
+	app_goto(app, i, true);
 	void *priv = app_pane_priv(app, i);
 	if (!priv || !app->pane[i].ops->select)
 		return PR_REDRAW;
@@ -392,7 +388,20 @@ static void prompt_open(struct app *app, enum prompt_kind k, const char *label, 
 	snprintf(app->prompt_label, sizeof(app->prompt_label), "%s", label);
 	snprintf(app->line, sizeof(app->line), "%s", init ? init : "");
 	app->line_len = strlen(app->line);
+	app->line_lost = 0;
 	app->msg[0] = '\0';
+}
+
+/* Enter on a line that did not fit (line_lost): refused whole, never run cut short. */
+static void prompt_refuse_long(struct app *app)
+{
+	const char *what = app->prompt == PROMPT_FILTER ? "the filter is unchanged"
+			   : app->prompt == PROMPT_EXPORT ? "nothing written"
+			   : app->prompt == PROMPT_SEARCH ? "the search is cancelled" : "the command is not run";
+	if (app->prompt == PROMPT_SEARCH)
+		search_cancel(app);   /* back where the search began */
+	app->prompt = PROMPT_NONE;
+	app_msg(app, true, "input too long (max %d bytes): %s", APP_LINE - 1, what);
 }
 
 static void prompt_accept(struct app *app)
@@ -431,18 +440,22 @@ static void prompt_accept(struct app *app)
 }
 
 /* A typed character (keymap.h: ASCII or KEYMAP_CHAR plus a code point) at the end of
- * the prompt line, as UTF-8; false for a key that is no character. */
+ * the prompt line, as UTF-8; false for a key that is no character. One past the line's
+ * APP_LINE - 1 bytes is counted (line_lost), not kept: Backspace takes it back first,
+ * Enter refuses the line. */
 static bool line_put(struct app *app, int key)
 {
 	char u[4];
 	int n = keymap_utf8(key, u);
 	if (n <= 0)
 		return false;
-	if (app->line_len + (size_t)n + 1 < sizeof(app->line)) {
-		memcpy(app->line + app->line_len, u, (size_t)n);
-		app->line_len += (size_t)n;
-		app->line[app->line_len] = '\0';
+	if (app->line_lost || app->line_len + (size_t)n >= sizeof(app->line)) {
+		app->line_lost++;
+		return true;
 	}
+	memcpy(app->line + app->line_len, u, (size_t)n);
+	app->line_len += (size_t)n;
+	app->line[app->line_len] = '\0';
 	return true;
 }
 
@@ -474,9 +487,16 @@ static unsigned prompt_edit(struct app *app, int key)
 		app->prompt = PROMPT_NONE;
 		return PR_REDRAW;
 	case '\n': case '\r': case KEY_ENTER:
-		prompt_accept(app);
+		if (app->line_lost)
+			prompt_refuse_long(app);
+		else
+			prompt_accept(app);
 		return PR_REDRAW;
 	case KEY_BACKSPACE: case 127: case 8:
+		if (app->line_lost) {
+			app->line_lost--;
+			return PR_HANDLED;
+		}
 		while (app->line_len > 0 && ((unsigned char)app->line[app->line_len - 1] & 0xC0) == 0x80)
 			app->line_len--;
 		if (app->line_len > 0)
@@ -485,6 +505,7 @@ static unsigned prompt_edit(struct app *app, int key)
 		return PR_HANDLED;
 	case 'U' & 0x1f:
 		app->line_len = 0;
+		app->line_lost = 0;
 		app->line[0] = '\0';
 		return PR_HANDLED;
 	default:
@@ -567,29 +588,31 @@ static void close_tab(struct app *app, size_t i)
 	memmove(&app->pane[i], &app->pane[i + 1], (app->npane - i - 1) * sizeof(app->pane[0]));
 	app->npane--;
 	size_t k = 0;
-	for (size_t j = 0; j < app->nback; j++) {
-		if (app->back[j] == i)
-			continue;
-		app->back_drill[k] = app->back_drill[j];
-		app->back[k++] = app->back[j] > i ? app->back[j] - 1 : app->back[j];
-	}
+	for (size_t j = 0; j < app->nback; j++)
+		if (app->back[j] != i)
+			app->back[k++] = app->back[j] > i ? app->back[j] - 1 : app->back[j];
 	app->nback = k;
 	if (app->cur > i || app->cur >= app->npane)
 		app->cur--;
 }
 
-static void go_back(struct app *app)
+/* Esc and q: back to the last pane on the back stack other than the current one; false
+ * when there is none (the stack is then empty: the top). */
+static bool go_back(struct app *app)
 {
-	if (app->nback) {
-		app->cur = app->back[--app->nback];
-		if (app->cur >= app->npane)
-			app->cur = 0;
+	while (app->nback) {
+		size_t i = app->back[--app->nback];
+		if (i < app->npane && i != app->cur) {
+			app_goto(app, i, false);
+			return true;
+		}
 	}
+	return false;
 }
 
-/* q, as in tig: close what is on top (a search, an extra tab, a drill-down) and quit
- * only when nothing is left to close; a run opened from the run picker goes back to
- * it instead. */
+/* q, as in tig: close what is on top (a search, an extra tab) or go back as Esc does,
+ * and quit only at the top, where Esc does nothing; a run opened from the run picker
+ * goes back to it instead. */
 static unsigned quit_or_close(struct app *app)
 {
 	if (app->search_on) {
@@ -601,10 +624,8 @@ static unsigned quit_or_close(struct app *app)
 		go_back(app);
 		return PR_REDRAW;
 	}
-	if (app->nback && app->back_drill[app->nback - 1]) {
-		go_back(app);
+	if (go_back(app))
 		return PR_REDRAW;
-	}
 	app->back_to_picker = app->opts->from_picker;   /* the run list again (Q quits) */
 	app->quit = true;
 	return PR_QUIT;
@@ -729,7 +750,7 @@ static unsigned global_action(struct app *app, enum action a)
 	case ACT_PANE_6: case ACT_PANE_7: case ACT_PANE_8: case ACT_PANE_9:
 		for (size_t i = 0; i < app->npane; i++)
 			if (app->pane[i].key == (int)(a - ACT_PANE_1) + 1) {
-				app_goto(app, i, true);
+				app_goto(app, i, false);
 				return PR_REDRAW;
 			}
 		app_msg(app, true, "%d: this run has no %s tab", (int)(a - ACT_PANE_1) + 1, action_info(a)->name);

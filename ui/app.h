@@ -51,7 +51,6 @@ struct app {
 	size_t nfixed;                /* the tabs every run has; later ones (v, :view) close with q */
 	unsigned tabs_gen;            /* run->generation the default tabs were built for (ui.c) */
 	size_t back[APP_BACK];
-	bool back_drill[APP_BACK];    /* pushed by a drill-down (Enter, n): q returns there */
 	size_t nback;
 	int tab_x[APP_MAX_PANES + 1]; /* tab i spans columns [tab_x[i], tab_x[i+1]) (mouse) */
 
@@ -73,6 +72,7 @@ struct app {
 	char prompt_label[96];
 	char line[APP_LINE];
 	size_t line_len;
+	size_t line_lost;             /* characters typed past its APP_LINE - 1 bytes: Enter refuses the line */
 	char pending[APP_LINE];       /* export path awaiting overwrite confirmation */
 
 	char msg[APP_LINE];

@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/grid.h"
+#include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/table.h"
 #include "model/text.h"
+#include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/term.h"
 
@@ -115,14 +118,18 @@ static unsigned c_resize(struct app *app, const char *args)
 	return app_key(app, KEY_RESIZE);
 }
 
+/* :pane NAME: a tab by its label, as its digit key (nothing pushed on the back stack). */
 static unsigned c_pane(struct app *app, const char *args)
 {
 	for (size_t i = 0; i < app->npane; i++)
 		if (strcasecmp(app->pane[i].label, args) == 0) {
-			app_goto(app, i, true);
+			app_goto(app, i, false);
 			return PR_REDRAW;
 		}
-	app_msg(app, true, "no pane '%s'", args);
+	if (*args)
+		app_msg(app, true, "no pane '%s' (NAME is a tab's label, as the title row shows it)", args);
+	else
+		app_msg(app, true, "usage: :pane NAME (a tab's label, as the title row shows it)");
 	return PR_REDRAW;
 }
 
@@ -130,6 +137,10 @@ static unsigned c_pane(struct app *app, const char *args)
  * is refused there with the reason --export gives). */
 static unsigned c_view(struct app *app, const char *args)
 {
+	if (!*args) {
+		app_msg(app, true, "usage: :view NAME (v lists the views with data)");
+		return PR_REDRAW;
+	}
 	const struct cmp_view *cv = app->cmp ? compare_view(args) : NULL;
 	const struct view_def *vd = app->cmp ? NULL : registry_view(args);
 	const char *name = cv ? cv->name : vd ? vd->name : NULL;
@@ -192,6 +203,60 @@ static unsigned c_filter(struct app *app, const char *args)
 	return PR_REDRAW;
 }
 
+static int long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rank ids of run's sources (not one refused or one --ranks left out) at ids[*n]. */
+static void source_ranks(const struct run *run, long *ids, size_t *n)
+{
+	for (size_t i = 0; i < run->nsrc; i++)
+		if (run->src[i].rank >= 0 && !run->src[i].left_out && !run->src[i].refused)
+			ids[(*n)++] = run->src[i].rank;
+}
+
+/* k sorted distinct rank ids as "ranks 0-15" ("rank 3" alone), else "16 ranks, 0 to 4095"
+ * when the list is too long. */
+static void ranks_said(const long *ids, size_t k, char *buf, size_t n)
+{
+	char list[64];
+	if (ranklist_format(ids, k, list, sizeof(list)))
+		snprintf(buf, n, "rank%s %s", k == 1 ? "" : "s", list);
+	else
+		snprintf(buf, n, "%zu ranks, %ld to %ld", k, ids[0], ids[k - 1]);
+}
+
+/* Says "no rank N in this run (ranks 0-15)" (or that --ranks left it out) and returns
+ * true when no source of the run (of either run of a pair) is rank N's. */
+static bool no_such_rank(struct app *app, long rank)
+{
+	const struct run *side[2] = { app->cmp ? compare_side(app->cmp, 0) : app->run,
+				      app->cmp ? compare_side(app->cmp, 1) : NULL };
+	size_t n = 0, k = 0;
+	long *ids = xmalloc((side[0]->nsrc + (side[1] ? side[1]->nsrc : 0) + 1) * sizeof(*ids));
+	for (int i = 0; i < 2 && side[i]; i++)
+		source_ranks(side[i], ids, &n);
+	qsort(ids, n, sizeof(*ids), long_cmp);
+	for (size_t i = 0; i < n; i++)   /* distinct */
+		if (!k || ids[i] != ids[k - 1])
+			ids[k++] = ids[i];
+	bool none = !bsearch(&rank, ids, k, sizeof(*ids), long_cmp);
+	char said[96];
+	if (none && k)
+		ranks_said(ids, k, said, sizeof(said));
+	if (none && !k)
+		app_msg(app, true, "no rank %ld: %s per-rank data", rank, app->cmp ? "neither run has" : "this run has no");
+	else if (none && app->opts->ranks && !ranklist_has(app->opts->ranks, rank))
+		app_msg(app, true, "rank %ld is not loaded: --ranks %s leaves it out (%s loaded)", rank, app->opts->ranks,
+			said);
+	else if (none)
+		app_msg(app, true, "no rank %ld %s (%s)", rank, app->cmp ? "in either run" : "in this run", said);
+	free(ids);
+	return none;
+}
+
 static unsigned c_rank(struct app *app, const char *args)
 {
 	struct pane_slot *s = &app->pane[app->cur];
@@ -205,6 +270,8 @@ static unsigned c_rank(struct app *app, const char *args)
 		app_msg(app, true, *args ? "not a rank number: '%s' (:rank N)" : "usage: :rank N", args);
 		return PR_REDRAW;
 	}
+	if (no_such_rank(app, rank))
+		return PR_REDRAW;
 	struct ui_target t = { .rank = (int)rank, .step_lo = -1, .step_hi = -1, .item = -1 };
 	if (!priv || !s->ops->select || !(s->ops->select(priv, app, &t) & PR_HANDLED))
 		app_msg(app, true, "rank %d is not shown in this pane", t.rank);

@@ -14,7 +14,7 @@ static unsigned click_tab(struct app *app, int x)
 	for (size_t i = 0; i < app->npane; i++)
 		if (x >= app->tab_x[i] && x < app->tab_x[i + 1]) {
 			app->overlay = OV_NONE;
-			app_goto(app, i, true);
+			app_goto(app, i, false);
 			return PR_REDRAW;
 		}
 	return PR_NONE;

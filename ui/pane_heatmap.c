@@ -2,9 +2,10 @@
 /* pane_heatmap.c: any grid (model/grid.h; ranks x steps by default) as a heatmap. When
  * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
  * WORST value of its bucket, so a straggler never averages away; the axis note says
- * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns;
- * the status row shows the values under the cursor (with units); the grid's own note (the
- * steps no column shows, src.note) takes the line under the note row. The bucket levels
+ * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns
+ * (not zoomed, the columns fit the whole run at any size); the status row shows the
+ * values under the cursor (with units); the grid's own note (the steps no column shows,
+ * src.note) takes the line under the note row. The bucket levels
  * of the visible window are cached, so a cursor move costs only drawing.
  *
  * Node rows: when the grid's rows are grouped (ranks by node, src.groups) the pane can
@@ -277,6 +278,9 @@ static void hp_close(void *priv)
 	free(p);
 }
 
+/* The window after a move, a zoom or a new size: a view the user did not zoom fits the
+ * whole run at the width it has now (a resize too); a zoom is kept, never coarser than
+ * that fit (reaching it ends the zoom). */
 void hm_fix_view(struct hpane *p)
 {
 	if (p->cur_r >= hm_nlines(p))
@@ -295,8 +299,10 @@ void hm_fix_view(struct hpane *p)
 			p->top = p->cur_r - (size_t)p->h + 1;
 	}
 	size_t fit = fit_spc(p, p->w);
-	if (p->spc == 0 || p->spc > fit)
+	if (!p->zoomed || p->spc == 0 || p->spc >= fit) {   /* the whole run, at this width */
 		p->spc = fit;
+		p->zoomed = false;
+	}
 	size_t span = (size_t)p->w * p->spc;
 	p->c0 -= p->c0 % p->spc;
 	if (p->cur_c < p->c0)
@@ -311,15 +317,15 @@ void hm_fix_view(struct hpane *p)
 
 /* The run changed (it grew, or a log was truncated or reloaded): the grid is rebuilt; the
  * cursor stays on its row and column ids (a cursor on the last column follows the newest
- * step; an id gone: the first row, the last column), the zoom stays unless it was "fit
- * everything", and the rows shown stay. No grid left (no step aligned): false, the pane
+ * step; an id gone: the first row, the last column), a zoom stays (a view not zoomed fits
+ * the grown run: hm_fix_view), and the rows shown stay. No grid left (no step aligned): false, the pane
  * reopens and says so. The ids are the ones kept before the change: the old source reads
  * the changed model, where the old cursor may be past the end. */
 static bool hp_rebuild(void *priv, struct app *app)
 {
 	struct hpane *p = priv;
 	long rid = p->cur_rid, cid = p->cur_cid;
-	bool at_end = p->cur_c + 1 >= p->src.ncols, fitted = p->spc == fit_spc(p, p->w);
+	bool at_end = p->cur_c + 1 >= p->src.ncols;
 	size_t was = p->src.ncols;
 	hm_job_stop(p);
 	if (p->metric >= p->prov->nmetrics(p->model) || !hm_open_source(p, NULL) || !p->src.nrows ||
@@ -330,8 +336,6 @@ static bool hp_rebuild(void *priv, struct app *app)
 	long c = p->src.col_find ? p->src.col_find(p->src.ud, cid) : cid;
 	p->cur_r = r >= 0 && (size_t)r < p->src.nrows ? hm_row_line(p, (size_t)r, false) : 0;
 	p->cur_c = at_end || c < 0 || (size_t)c >= p->src.ncols ? p->src.ncols - 1 : (size_t)c;
-	if (fitted)
-		p->spc = 0;
 	hm_fix_view(p);
 	return true;
 }
@@ -640,8 +644,14 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_RIGHT: move_col(p, spc); break;
 	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
 	case ACT_PAN_RIGHT: move_col(p, half); p->c0 += (size_t)half; break;
-	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0; break;
-	case ACT_ZOOM_OUT: p->spc *= 2; break;
+	case ACT_ZOOM_IN:
+		if (p->spc > 1) {
+			p->spc /= 2;
+			p->zoomed = true;
+		}
+		p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0;
+		break;
+	case ACT_ZOOM_OUT: p->spc *= 2; break;   /* back at the fit: no longer zoomed (hm_fix_view) */
 	case ACT_ROWS:
 		p->one_per_row = !p->one_per_row;
 		p->rpr = bucket_rows(p, p->h);

@@ -23,6 +23,7 @@ struct hpane {
 	double lo, hi;                /* colour scale (whole grid) */
 	size_t scale_rows, scale_cols; /* the grid's size when the scale was computed */
 	size_t spc, c0;               /* cols per screen column (power of 2), first col (a multiple of spc) */
+	bool zoomed;                  /* spc set by +/- below the fit: kept by a resize; else every frame fits */
 	size_t rpr;                   /* rows per screen row */
 	bool one_per_row;             /* z: rpr = 1 and scroll instead of fitting every row */
 	size_t top;                   /* first row shown (always 0 when fitting) */

@@ -2,7 +2,9 @@
 /* pane_overview.c: the run at a glance: name, sources and data quality, every
  * subsystem's summary lines (registry_summary: the same lines head --print), and the
  * findings (selectable: Enter opens the evidence, or says there is none; y/Y copy the
- * finding's title / its findings row). */
+ * finding's title / its findings row). In a short window the first lines give way to
+ * the findings; a `/` match in one of them shows the lines from it on while the search
+ * is on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@ struct opane {
 	char *note;           /* what no rule could judge (findings_empty_note), made at the
 	                       * first frame without findings, dropped when the run grows */
 	bool note_done;
+	long shown;           /* a summary line a `/` match brought into view, -1: none */
 };
 
 static void head_lines(struct app *app, struct summary *s);
@@ -76,6 +79,7 @@ static bool ov_rebuild(void *priv, struct app *app)
 {
 	struct opane *p = priv;
 	p->refind = true;
+	p->shown = -1;
 	head_lines(app, &p->head);
 	registry_summary(app->run, &p->sum);
 	free(p->note);
@@ -88,6 +92,7 @@ static bool ov_rebuild(void *priv, struct app *app)
 static void *ov_open(struct app *app, const char *arg, char *why, size_t whyn)
 {
 	struct opane *p = xcalloc(1, sizeof(*p));
+	p->shown = -1;
 	head_lines(app, &p->head);
 	registry_summary(app->run, &p->sum);
 	return p;
@@ -151,19 +156,20 @@ static void head_lines(struct app *app, struct summary *s)
 		    run->diags.dropped ? " (more dropped)" : "");
 }
 
-/* Draw s's lines at row y, the first *skip of them left out (and counted off);
- * returns the row after them. */
-static int draw_lines(const struct summary *s, size_t *skip, int y, int x, int w)
+/* Draw s's lines at row y, the first *skip of them left out and at most *left drawn
+ * (both counted off); returns the row after them. */
+static int draw_lines(const struct summary *s, size_t *skip, size_t *left, int y, int x, int w)
 {
 	static const enum role tone_role[] = {
 		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
 		[TONE_BAD] = ROLE_SEV_HIGH,
 	};
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n && *left; i++) {
 		if (*skip) {
 			(*skip)--;
 			continue;
 		}
+		(*left)--;
 		y = kv_role(y, x, w, s->line[i].key, s->line[i].text, tone_role[s->line[i].tone]);
 	}
 	return y;
@@ -196,17 +202,42 @@ static size_t lines_skipped(const struct opane *p, int w, int rows, int keep)
 	return skip;
 }
 
+/* The summary lines shown, [*first, *last): the last ones lines_skipped leaves; when a
+ * search match is in a line they leave out (p->shown), that line and the ones after it
+ * that fit between the "more above" and "more below" marks. */
+static void lines_window(const struct opane *p, int w, int rows, int keep, size_t *first, size_t *last)
+{
+	size_t n = p->head.n + p->sum.n;
+	*first = lines_skipped(p, w, rows, keep);
+	*last = n;
+	if (p->shown < 0 || (size_t)p->shown >= *first)
+		return;
+	*first = (size_t)p->shown;
+	int room = rows - 2 - keep - 1 - (*first > 0); /* the blank row, the findings header, the marks */
+	int used = line_rows(p, *first, w);
+	*last = *first + 1; /* the match, whatever the room */
+	while (*last < n && used + line_rows(p, *last, w) <= room)
+		used += line_rows(p, (*last)++, w);
+}
+
 static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
 	int x = body->x + 2, w = body->w - 4, y = body->y + 1;
 	const struct finding_list *fl = run_findings(app->run);
-	size_t skip = lines_skipped(p, w, body->h - 1, fl->n ? (fl->n < 3 ? (int)fl->n : 3) : 1);
-	if (skip)
-		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s above (a taller window shows them)", app->g->asc, skip,
-			 skip == 1 ? "" : "s");
-	y = draw_lines(&p->head, &skip, y, x, w);
-	y = draw_lines(&p->sum, &skip, y, x, w);
+	size_t first, last, n = p->head.n + p->sum.n;
+	if (!app->search_on || app->search_pos < 0)   /* the search ended or missed: the default window */
+		p->shown = -1;
+	lines_window(p, w, body->h - 1, fl->n ? (fl->n < 3 ? (int)fl->n : 3) : 1, &first, &last);
+	if (first)
+		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s above (a taller window shows them)", app->g->asc, first,
+			 first == 1 ? "" : "s");
+	size_t skip = first, left = last - first;
+	y = draw_lines(&p->head, &skip, &left, y, x, w);
+	y = draw_lines(&p->sum, &skip, &left, y, x, w);
+	if (last < n)
+		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s below (Esc ends the search and shows them)",
+			 app->g->desc, n - last, n - last == 1 ? "" : "s");
 	y++;
 	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
 	if (p->refind)
@@ -239,6 +270,7 @@ static unsigned ov_handle(void *priv, struct app *app, enum action a)
 	size_t n = run_findings(app->run)->n;
 	p->lc.n = n;
 	if (list_key(&p->lc, a)) {
+		p->shown = -1;   /* the cursor moved: the findings in view again */
 		if (n)
 			p->sel = key_of(&run_findings(app->run)->v[p->lc.sel]);
 		return PR_HANDLED;
@@ -282,7 +314,7 @@ static int ov_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 }
 
 /* `/` items: the summary lines ("key  value"), then the findings (severity, id,
- * title); a finding is selected, a line is only highlighted where it is. */
+ * title); a finding is selected, a line is highlighted and brought into view. */
 static size_t ov_items(void *priv, struct app *app, size_t *sel)
 {
 	struct opane *p = priv;
@@ -304,10 +336,12 @@ static void ov_item_text(void *priv, struct app *app, size_t i, char *buf, size_
 	snprintf(buf, n, "%s  %s  %s", severity_label(f->severity), f->id, f->title);
 }
 
+/* A finding is selected; a summary line is brought into view (ov_draw). */
 static void ov_item_show(void *priv, struct app *app, size_t i)
 {
 	struct opane *p = priv;
 	size_t nl = p->head.n + p->sum.n;
+	p->shown = i < nl ? (long)i : -1;
 	if (i >= nl) {
 		p->lc.n = run_findings(app->run)->n;
 		p->lc.sel = i - nl;

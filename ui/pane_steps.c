@@ -3,8 +3,9 @@
  * fill glyph and colour per phase, so it reads in mono) and sparklines of step time,
  * loss, grad norm and memory on the same step axis. When records exceed the columns,
  * a column shows the mean phases of its records and the WORST (max) of each series.
- * j/k change rank, h/l move the step cursor, +/- zoom, H/L pan; y/Y copy the step time /
- * the record as --export steps writes them. */
+ * j/k change rank, h/l move the step cursor, +/- zoom (not zoomed, the columns fit all
+ * the records at any size), H/L pan; y/Y copy the step time / the record as --export
+ * steps writes them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct spane {
 	size_t ri;
 	int rank;                   /* steps_rank_id of ri (follow mode re-finds it) */
 	size_t cur, c0, spc;        /* record positions */
+	bool zoomed;                /* spc below the fit (+/-, evidence): kept by a resize; else every frame fits */
 	size_t n_seen;              /* records of the rank when the view was last fixed */
 	int w;                      /* columns of the last frame */
 	int phase[SP_MAX_PHASES];   /* phase metric ids in display order */
@@ -117,6 +119,9 @@ static bool series_value(const struct spane *p, int s, size_t pos, double *out)
 	return p->series[s] >= 0 && steps_value(p->m, p->ri, p->series[s], pos, out);
 }
 
+/* The window after a move, a zoom, a new size or new records: a view not zoomed fits
+ * all the rank's records at the width it has now (a resize too); a zoom is kept, never
+ * coarser than that fit (reaching it ends the zoom). */
 static void fix_view(struct spane *p)
 {
 	size_t n = nrec(p);
@@ -126,8 +131,10 @@ static void fix_view(struct spane *p)
 	if (p->w <= 0)
 		return;
 	size_t fit = n > (size_t)p->w ? (n + (size_t)p->w - 1) / (size_t)p->w : 1;
-	if (!p->spc || p->spc > fit)
+	if (!p->zoomed || !p->spc || p->spc >= fit) {
 		p->spc = fit;
+		p->zoomed = false;
+	}
 	size_t span = (size_t)p->w * p->spc;
 	if (p->cur < p->c0)
 		p->c0 = p->cur;
@@ -357,8 +364,14 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	case ACT_HALF_DOWN: p->cur += hp; break;
 	case ACT_TOP: p->cur = 0; break;
 	case ACT_BOTTOM: p->cur = n ? n - 1 : 0; break;
-	case ACT_ZOOM_IN: if (p->spc > 1) p->spc /= 2; p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0; break;
-	case ACT_ZOOM_OUT: p->spc *= 2; break;
+	case ACT_ZOOM_IN:
+		if (p->spc > 1) {
+			p->spc /= 2;
+			p->zoomed = true;
+		}
+		p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0;
+		break;
+	case ACT_ZOOM_OUT: p->spc *= 2; break;   /* back at the fit: no longer zoomed (fix_view) */
 	default: return PR_NONE;
 	}
 	fix_view(p);
@@ -366,8 +379,9 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 }
 
 /* The run grew (follow mode): the same rank by id, the cursor on the same record (on the
- * newest when it was on the last), the zoom kept; the evidence marks are dropped (they
- * pointed into the findings the change freed), the marked step range stays. */
+ * newest when it was on the last), a zoom kept (a view not zoomed fits the grown run);
+ * the evidence marks are dropped (they pointed into the findings the change freed), the
+ * marked step range stays. */
 static bool sp_rebuild(void *priv, struct app *app)
 {
 	struct spane *p = priv;
@@ -408,14 +422,16 @@ static unsigned sp_select(void *priv, struct app *app, const struct ui_target *t
 		p->cur = pos;
 	} else if (want < 0) { /* a whole-run series: the whole run, never the last cursor */
 		p->cur = 0;
-		p->spc = 0;
+		p->zoomed = false;
 	}
 	if (t->step_lo >= 0 && t->step_hi > t->step_lo && p->w > 0) {
 		/* zoom so the whole evidence range is visible */
 		size_t hi;
 		if (steps_find(p->m, p->ri, t->step_hi, &hi) && hi > p->cur)
-			while (p->spc > 1 && (hi - p->cur) / (p->spc / 2) < (size_t)p->w)
+			while (p->spc > 1 && (hi - p->cur) / (p->spc / 2) < (size_t)p->w) {
 				p->spc /= 2;
+				p->zoomed = true;
+			}
 	}
 	fix_view(p);
 	return PR_HANDLED;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* picker.c: the run picker for a folder of runs (ui_pick_run in ui.h). A plain list:
- * the same movement keys as every list (action table), Enter opens, q/Esc quits; q at
- * the top of a run opened from here comes back to it (ui_run's UI_BACK). */
+ * the same movement keys as every list (action table), Enter opens, q or Q quits; Esc and
+ * Backspace do nothing, as at the top of a run; q at the top of a run opened from here
+ * comes back to it (ui_run's UI_BACK). Ctrl-Z and fg, or a read a signal interrupted,
+ * leave it up and redrawn; SIGINT, SIGTERM or SIGHUP end it. */
 #include <langinfo.h>
 #include <stdlib.h>
 #include "model/text.h"
@@ -46,14 +48,16 @@ int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel,
 	for (;;) {
 		pick_draw(dir, paths, &lc);
 		int key = term_getkey(-1);
-		if (key == ERR)   /* a signal, or the end of input */
+		if (key == ERR && term_signal())
 			break;
+		if (key == ERR)   /* a read a signal interrupted (fg): draw and read again */
+			continue;
 		enum action a = keymap_lookup(key);
 		if (list_key(&lc, a))
 			continue;
 		if (a == ACT_ENTER)
 			rc = (int)lc.sel;
-		else if (a != ACT_QUIT && a != ACT_QUIT_ALL && a != ACT_BACK)
+		else if (a != ACT_QUIT && a != ACT_QUIT_ALL)
 			continue;
 		break;
 	}

@@ -65,10 +65,8 @@ static void remap_panes(struct app *app, const long *to)
 	app->cur = to[app->cur] >= 0 ? (size_t)to[app->cur] : 0;
 	size_t k = 0;
 	for (size_t j = 0; j < app->nback; j++)
-		if (to[app->back[j]] >= 0) {
-			app->back_drill[k] = app->back_drill[j];
+		if (to[app->back[j]] >= 0)
 			app->back[k++] = (size_t)to[app->back[j]];
-		}
 	app->nback = k;
 }
 

@@ -18,7 +18,7 @@ struct compare;
 int ui_run_compare(struct compare *c, const struct opts *opts);
 enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
 /* A folder of runs: let the user pick one of n run paths below dir, starting on item
- * sel. Returns its index, UI_PICK_QUIT (q, Q, Esc) or UI_PICK_NO_TTY (no usable
+ * sel. Returns its index, UI_PICK_QUIT (q, Q, a signal) or UI_PICK_NO_TTY (no usable
  * terminal: nothing was drawn). */
 int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel, const struct opts *opts);
 /* The loading screen, the explorer's first frame while a run loads on another thread:

@@ -1,6 +1,9 @@
 #!/bin/sh
 # keys_feedback.sh: a key or command that cannot act says why, never nothing (headless,
-# TSCOPE_SCRIPT): `:rank abc` and a bare `:rank` are refused (they went to rank 0), a
+# TSCOPE_SCRIPT): `:rank abc` and a bare `:rank` are refused (they went to rank 0), a bare
+# `:pane` and `:view` give their usage (they said "no pane ''"), `:rank 99` on 16 ranks
+# says the run has no such rank and names its ranks (it blamed the pane), or that --ranks
+# left it out, a
 # pane's own key elsewhere (m in Steps) and a tab key with no tab (8 without a sweep) say
 # so, `:heatmap tasks` without DASF tasks names the grid (it blamed the steps), Enter on a
 # row of the steps view opens that row's step (it opened step 0), the heatmap's `m` lists
@@ -34,6 +37,12 @@ cat >keys <<KEYS
 :dump $PWD/rank_abc
 :rank
 :dump $PWD/rank_empty
+:pane
+:dump $PWD/pane_empty
+:view
+:dump $PWD/view_empty
+:rank 99
+:dump $PWD/rank99
 4
 :rank 5 
 :dump $PWD/rank5
@@ -60,6 +69,15 @@ tui "$demo"
 tap_eq "the script ran" 0 $?
 tap_check ":rank abc is refused, not rank 0" 'msg rank_abc | grep -q "not a rank number: .abc."'
 tap_check ":rank without a number gives its usage" 'msg rank_empty | grep -q "usage: :rank N"'
+tap_check ":pane and :view without a name give their usage (not \"no pane ''\")" \
+	'msg pane_empty | grep -q "usage: :pane NAME" && msg view_empty | grep -q "usage: :view NAME"'
+tap_check ":rank 99 on 16 ranks: no such rank, the run's ranks named" \
+	'msg rank99 | grep -q "no rank 99 in this run (ranks 0-15)\$"'
+printf ':rank 5\n:dump %s/rank_left\n' "$PWD" >keys2
+TSCOPE_SCRIPT=keys2 TERM=dumb LINES=30 COLUMNS=120 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui --ranks 0-3,9 "$demo" \
+	>/dev/null 2>err
+tap_check ":rank 5 under --ranks 0-3,9: not loaded, --ranks named" \
+	'msg rank_left | grep -q "rank 5 is not loaded: --ranks 0-3,9 leaves it out (ranks 0-3,9 loaded)"'
 tap_check ":rank 5 (a trailing blank) shows rank 5" 'status rank5 | grep -q "^ rank 5 step"'
 tap_check "m in the Steps tab says it does nothing there" \
 	'msg steps_m | grep -q "m (metric) does nothing in the Steps tab"'

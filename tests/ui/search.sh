@@ -4,6 +4,8 @@
 # `/rank 12`), Steps' steps (`/step 150`) and ranks, the Overview's findings and summary
 # lines, Budget's ranks, a table's rows (Sources) with n/N, the Sweep's points, compare mode's
 # rank lines; a miss says so; Esc ends the search and n/N hop between stragglers again.
+# At 80x24 a match in an Overview line that gave way to the findings brings it into view
+# (it was highlighted out of sight) until the search ends or misses; n/N go from it.
 # As in less and vim, each edit searches from where `/` opened, and Esc at the prompt or
 # a miss put the cursor back there (the heatmap's row, Steps' rank and step, a Sweep
 # point), never on a partial match. On node rows (400 ranks, 8 a node) each edit also puts
@@ -149,6 +151,35 @@ tap_check "a long prompt of CJK characters scrolls by whole characters (no U+FFF
 	'hint long_cjk | grep -q "^/节" && ! hint long_cjk | grep -q "�" && hint long_cjk | grep -q "点_"'
 tap_check "a long prompt of emoji scrolls by whole characters" \
 	'hint long_emoji | grep -q "^/😀" && ! hint long_emoji | grep -q "�" && hint long_emoji | grep -q "😀_"'
+# 80x24: the Overview's first lines give way to the findings ("5 more lines above"); a
+# match in one of them shows the lines from it on ("more lines below"), n/N go between
+# that match and one in view, Esc ends the search and the first lines give way again.
+cat >keys <<KEYS
+1/unreadable<Enter>
+:dump $PWD/ov_hidden
+<Esc>
+:dump $PWD/ov_ended
+/unreadablez
+:dump $PWD/ov_miss
+<Esc>
+/run<Enter>
+:dump $PWD/ov_run
+n
+:dump $PWD/ov_next
+N
+:dump $PWD/ov_prev
+KEYS
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=80 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui "$demo" >/dev/null 2>err
+tap_check "Overview 80x24: /unreadable shows the data quality line it matches, the lines after it marked" \
+	'grep -q "^  data quality .* 0 unreadable" ov_hidden && grep -q "more lines below" ov_hidden &&
+	 grep -q "^  Findings (5;" ov_hidden'
+tap_check "Overview 80x24: Esc ends the search, the first lines give way again" \
+	'grep -q "5 more lines above" ov_ended && ! grep -q "data quality\|more lines below" ov_ended'
+tap_check "Overview 80x24: /unreadable then z (a miss) gives the first lines way again" \
+	'grep -q "5 more lines above" ov_miss && ! grep -q "data quality\|more lines below" ov_miss'
+tap_check "Overview 80x24: /run shows the hidden run line, n the next match (steps found, of run.json), N back" \
+	'grep -q "^  run  *demo-ddp" ov_run && ! grep -q "^  run  *demo-ddp" ov_next &&
+	 grep -q "^  steps found .*run.json" ov_next && grep -q "^  run  *demo-ddp" ov_prev'
 printf '1/regressed<Enter><Esc><Enter>\n:dump %s/cmp\n' "$PWD" >keys
 tui a reg
 tap_check "compare: /regressed selects rank 5's line (Enter opens its heatmap row)" 'status cmp | grep -q "^ rank 5 "'

@@ -9,7 +9,10 @@
 # after a rank, so the wait outlasts the test; /proc/PID/wchan says when it waits) stops
 # it at once, not when the work ends: the shell's screen, modes and mouse back; after fg
 # the explorer's modes, alternate screen and keypad, with a line saying it is busy
-# (the process is then killed). Skips without tmux.
+# (the process is then killed). The run picker (a folder of runs) the same: Ctrl-Z then
+# fg draws it again and it waits for a key (it exited, status 0, on fg); Esc and
+# Backspace in it do nothing, as at the top of a run (they quit it); q quits, status 0.
+# Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -50,6 +53,23 @@ T send-keys -t susp Down
 tap_check "then Down moves the cursor again" 'wait_for "ranks  row 3/16"'
 T send-keys -t susp Q
 tap_check "Q quits with status 0" 'wait_for "EXIT=0"'
+
+# the run picker: Ctrl-Z and fg, then Esc and Backspace, then q
+mkdir -p runs && ln -sfn "$demo" runs/a && ln -sfn "$demo" runs/b
+T send-keys -t susp "clear; '$TSCOPE_BIN' --no-index runs" Enter
+wait_for "runs holds 2 runs below it" >/dev/null
+suspend
+T send-keys -t susp "clear; fg; echo PICKER=\$?" Enter
+tap_check "picker, Ctrl-Z then fg: the picker is drawn again, on the alternate screen" \
+	'wait_until "grep -q \"runs holds 2 runs below it\" \"\$tmux_screen\" && [ \"\$(flag alternate_on)\" = 1 ]"'
+T send-keys -t susp Escape BSpace Enter
+tap_check "... it still reads keys; Esc and Backspace do nothing: Enter after them opens a run" \
+	'wait_until "grep -q \"demo-ddp  1 Overview\" \"\$tmux_screen\" || grep -q PICKER= \"\$tmux_screen\"" &&
+	 ! grep -q PICKER= "$tmux_screen"'
+T send-keys -t susp q
+wait_for "runs holds 2 runs below it" >/dev/null
+T send-keys -t susp q
+tap_check "q quits the picker, status 0" 'wait_for "PICKER=0"'
 
 # Ctrl-Z while busy: 3 leaves the heatmap, which stops its build and waits for it.
 cp -R "$demo" run && "$TSCOPE_BIN" index run >/dev/null 2>&1 || tap_notok "tscope-tui index failed"
