@@ -149,24 +149,7 @@ ctask() { # KEY FUNCTION TIMESTAMP DURATION WORKER
 		"$1" "$2" "$4"; }
 mkdir hov fin && { ctask a-1 a 100000 1000 0; ctask a-2 a 101000 2000 0; ctask b-1 b 100000 1000 1
 	ctask b-2 b 102000 1000 1; } >fin/n-TracePlugin-h.msgpack
-python3 -c 'import struct, sys
-def enc(v):
-    if isinstance(v, str):
-        b = v.encode()
-        return bytes([0xd9, len(b)]) + b
-    if isinstance(v, float):
-        return b"\xcb" + struct.pack(">d", v)
-    if isinstance(v, int):
-        return b"\xd3" + struct.pack(">q", v)
-    if isinstance(v, list):
-        return b"\xdc" + struct.pack(">H", len(v)) + b"".join(map(enc, v))
-    return b"\xde" + struct.pack(">H", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
-with open(sys.argv[1], "wb") as f:
-    for key, dur, w in (("a-1", 1e308, 0), ("a-2", 1e308, 0), ("b-1", 1.0, 1), ("b-2", 1.0, 1)):
-        r = enc({"name": "Compute", "timestamp": 100.0, "duration": dur, "phase": "X", "process_id": "h",
-                 "thread_id": "worker-h-%d" % w, "args": {"key": key, "name": key[0], "size": 1000,
-                 "dependencies": ["a-1"] if key == "a-2" else [], "dependents": []}})
-        f.write(struct.pack(">Q", len(r)) + r)' hov/n-TracePlugin-h.msgpack
+python3 "$TSCOPE_ROOT/tests/tools/dasf_overflow.py" hov/n-TracePlugin-h.msgpack
 noinf() { ! grep -Eqi '(^|[^[:alpha:]])(inf|nan)([^[:alpha:]]|$)' "$@"; }
 "$TSCOPE_BIN" --export diff_functions --no-index hov fin >ov.csv 2>ov.err
 "$TSCOPE_BIN" --export diff_functions --no-index fin hov >vo.csv 2>/dev/null

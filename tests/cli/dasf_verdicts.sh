@@ -203,24 +203,7 @@ tap_check "... as in a comparison: task time n/a, function a's total missing and
 # 9. summed durations that overflow (two tasks of 1e308 s on one worker, a-1 -> a-2): the
 # rules and the critical path say so, and the shares are computed all the same (msgpack:
 # 1e308 s has no legacy ms form)
-python3 -c 'import struct, sys
-def enc(v):
-    if isinstance(v, str):
-        b = v.encode()
-        return bytes([0xd9, len(b)]) + b
-    if isinstance(v, float):
-        return b"\xcb" + struct.pack(">d", v)
-    if isinstance(v, int):
-        return b"\xd3" + struct.pack(">q", v)
-    if isinstance(v, list):
-        return b"\xdc" + struct.pack(">H", len(v)) + b"".join(map(enc, v))
-    return b"\xde" + struct.pack(">H", len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
-with open(sys.argv[1], "wb") as f:
-    for key, dur, w in (("a-1", 1e308, 0), ("a-2", 1e308, 0), ("b-1", 1.0, 1), ("b-2", 1.0, 1)):
-        r = enc({"name": "Compute", "timestamp": 100.0, "duration": dur, "phase": "X", "process_id": "h",
-                 "thread_id": "worker-h-%d" % w, "args": {"key": key, "name": key[0], "size": 1000,
-                 "dependencies": ["a-1"] if key == "a-2" else [], "dependents": []}})
-        f.write(struct.pack(">Q", len(r)) + r)' huge.msgpack
+python3 "$TSCOPE_ROOT/tests/tools/dasf_overflow.py" huge.msgpack
 report huge.msgpack >huge.txt
 "$BIN" --export task_bottleneck huge.msgpack >huge_tb.csv 2>/dev/null
 "$BIN" --export function_bottleneck huge.msgpack >huge_fb.csv 2>/dev/null
