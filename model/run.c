@@ -228,6 +228,16 @@ static bool is_path_note(const struct diag *d, const void *ud)
 	return d->family == path_note && d->file && strcmp(d->file, ud) == 0;
 }
 
+/* The note that nothing was loaded from path: why (run_path_why_empty). */
+static void add_path_note(struct run *run, const char *path)
+{
+	size_t had = run->diags.n;
+	char why[160];
+	bool err = run_path_why_empty(path, why, sizeof(why));
+	diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, path, -1, -1, -1, "%s", why);
+	diag_tag(&run->diags, had, path_note);
+}
+
 /* A diagnostic of the family named ud (its loaders' or its finalize's). */
 static bool is_family_diag(const struct diag *d, const void *ud)
 {
@@ -404,18 +414,10 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
 		size_t had = run->diags.n;
-		if (stat(paths[i], &st) != 0) {
-			diag_add(&run->diags, DIAG_ERROR, paths[i], -1, -1, -1, "cannot open: %s",
-				 strerror(errno));
-			diag_tag(&run->diags, had, path_note);
-			continue;
-		}
-		if (load_path(run, paths[i], &ctx) != 0 || errors_since(&run->diags, had))
+		bool exists = stat(paths[i], &st) == 0;
+		if (exists && (load_path(run, paths[i], &ctx) != 0 || errors_since(&run->diags, had)))
 			continue; /* loaded, or its loader named what it could not read */
-		char why[160];
-		bool err = run_path_why_empty(paths[i], why, sizeof(why));
-		diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, paths[i], -1, -1, -1, "%s", why);
-		diag_tag(&run->diags, had, path_note);
+		add_path_note(run, paths[i]);
 	}
 	if (ctx.loaded)
 		ctx.loaded(ctx.ud, run);
@@ -434,6 +436,20 @@ static const char *claiming_loader(const char *path, const struct opts *opts)
 				return ld->name;
 		}
 	return NULL;
+}
+
+bool run_path_note_again(struct run *run, const char *path)
+{
+	bool noted = false;
+	for (size_t i = 0; i < run->diags.n && !noted; i++)
+		noted = is_path_note(&run->diags.v[i], path);
+	if (!noted)
+		return false;
+	diag_remove_if(&run->diags, is_path_note, path);
+	if (claiming_loader(path, run->opts))
+		return false;
+	add_path_note(run, path);
+	return true;
 }
 
 static int cmp_child(const void *a, const void *b)

@@ -139,6 +139,11 @@ bool run_is_empty(const struct run *run);
  * that cannot be opened), else "no supported data found here". True for the first two
  * (an error, not a warning). */
 bool run_path_why_empty(const char *path, char *buf, size_t n);
+/* Follow mode looks at PATH again: the note run_open() left that nothing was loaded
+ * there (if any) becomes what a fresh open would say now: none once a selected loader
+ * claims PATH (data arrived), else why it is empty, as it is now. True when a note stands
+ * (false too when there was none: nothing changes then). */
+bool run_path_note_again(struct run *run, const char *path);
 
 /* A folder of runs: the subdirectories of dir (one level, sorted by name) that a
  * selected loader claims, with the first claiming loader's name. Returns how many;

@@ -22,7 +22,12 @@
  *   . picks up rank{k}/ dirs and steps.jsonl files that appear later (the directory's
  *     mtime changed), loading their run.json; once rank dirs appear in a run dir, its
  *     own steps.jsonl is no longer read and rank 0 becomes rank0/'s, as a fresh load
- *     reads them (LIVE.RELOADED);
+ *     reads them (LIVE.RELOADED); a rank dir whose rank id a followed one has is read
+ *     as a load reads them: the later name alone, the rank made again from its file
+ *     (never one series of both), said (LIVE.RELOADED), the other named in a warning
+ *     (each listing's notes on what it leaves unread replace the last one's); the note
+ *     that a PATH held nothing is what a fresh open says at each listing (none once a
+ *     loader claims it);
  *   . reloads a rank whose file shrank, was replaced (another inode) or rewritten in
  *     place (the bytes read before changed, or the same size with a newer mtime found
  *     at two polls running) from the start; once the file is read to its end its
@@ -34,7 +39,13 @@
  *     its diagnostics) is replaced, as a fresh open has it (follow_sources.h), and so is
  *     a run.json's when it is read again;
  *   . stops judging a rank whose rank dir vanished (removed, or the job made again with
- *     fewer ranks), and says so once (LIVE.RANK_GONE); its records read before stay;
+ *     fewer ranks), and says so once (LIVE.RANK_GONE); its records read before stay; one
+ *     whose dir is back is judged again, said (LIVE.RANK_BACK), and the event that said
+ *     it gone no longer stands;
+ *   . says once a steps.jsonl replaced by what cannot be read (a directory, a FIFO, a
+ *     file it cannot open: LIVE.UNREADABLE, its source row and error a fresh open's),
+ *     the records of the file it replaced no longer analysed; the warning that a rank
+ *     whose run.json records n_steps has no record stands while its log gives none;
  *   . says once each trace (as a load finds them) that appears in a run dir followed when
  *     its listing changes (LIVE.NEW_TRACE): following reads step logs, a reopen reads
  *     it;

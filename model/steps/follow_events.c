@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_events.c: the follower's events (follow_events.h): queued during a poll, those of
  * one kind folded into one entry when a poll has many of them, kept as findings up to a
- * cap and counted past it. */
+ * cap and counted past it; withdrawn by rank once they no longer stand. */
 #include "model/steps/follow_events.h"
 
 #include <stdio.h>
@@ -16,6 +16,14 @@ struct follow_queued {
 	char *kind, *text;  /* kind NULL: never folded */
 	size_t group;       /* events of its id and kind in the poll */
 	bool done;
+};
+
+/* What an entry kept here is about: its ranks, and its kind when folded. */
+struct follow_entry {
+	long *ids;
+	size_t n;
+	char *kind;         /* NULL: one rank's event */
+	bool withdrawn;     /* no rank left: it no longer stands */
 };
 
 static const char DETAIL[] = "Seen while following the job (--follow).";
@@ -58,7 +66,9 @@ static void count_over(struct follow_events *e, const char *id, enum severity se
 	f->ev = ev;
 }
 
-static void keep(struct follow_events *e, const char *id, enum severity sev, long rank, const char *text)
+/* Keep an event as an entry: of rank (-1: of none, or folded: ids[0, n) of kind). */
+static void keep(struct follow_events *e, const char *id, enum severity sev, long rank, const char *text,
+		 const long *ids, size_t n, const char *kind)
 {
 	snprintf(e->last, sizeof(e->last), "%s", text);
 	if (e->kept >= FOLLOW_EVENTS_KEPT) {
@@ -73,6 +83,15 @@ static void keep(struct follow_events *e, const char *id, enum severity sev, lon
 	}
 	findings_add(&e->list, id, sev, text, DETAIL, "", ev);
 	e->kept++;
+	xgrow((void **)&e->ent, &e->entcap, e->list.n, sizeof(*e->ent));
+	memset(e->ent + e->nent, 0, (e->list.n - e->nent) * sizeof(*e->ent));   /* the sweep's: none */
+	e->nent = e->list.n;
+	struct follow_entry *x = &e->ent[e->nent - 1];
+	x->n = rank >= 0 ? 1 : n;
+	x->ids = xmalloc((x->n ? x->n : 1) * sizeof(*x->ids));
+	if (x->n)
+		memcpy(x->ids, rank >= 0 ? &rank : ids, x->n * sizeof(*x->ids));
+	x->kind = kind ? xstrdup(kind) : NULL;
 }
 
 static bool same_kind(const struct follow_queued *a, const struct follow_queued *b)
@@ -122,6 +141,17 @@ static void ranks_text(const long *ids, size_t n, char *buf, size_t len)
 	}
 }
 
+/* A folded entry's text: "80 ranks (0-79): KIND" ("rank 3: KIND" when one is left). */
+static void fold_text(const long *ids, size_t n, const char *kind, char *buf, size_t len)
+{
+	char list[112];
+	ranks_text(ids, n, list, sizeof(list));
+	if (n == 1)
+		snprintf(buf, len, "rank %ld: %s", ids[0], kind);
+	else
+		snprintf(buf, len, "%zu ranks (%s): %s", n, list, kind);
+}
+
 /* The events of q[i]'s id and kind in one entry: "80 ranks (0-79): KIND". */
 static void fold(struct follow_events *e, size_t i)
 {
@@ -140,10 +170,9 @@ static void fold(struct follow_events *e, size_t i)
 	for (size_t j = 0; j < n; j++)
 		if (!k || ids[j] != ids[k - 1])
 			ids[k++] = ids[j];
-	char list[112], text[sizeof(e->last)];
-	ranks_text(ids, k, list, sizeof(list));
-	snprintf(text, sizeof(text), "%zu ranks (%s): %s", k, list, x->kind);
-	keep(e, x->id, sev, -1, text);
+	char text[sizeof(e->last)];
+	fold_text(ids, k, x->kind, text, sizeof(text));
+	keep(e, x->id, sev, -1, text, ids, k, x->kind);
 	free(ids);
 }
 
@@ -168,7 +197,7 @@ bool follow_events_flush(struct follow_events *e)
 		if (e->q[i].group >= FOLLOW_FOLD_AT)
 			fold(e, i);
 		else
-			keep(e, e->q[i].id, e->q[i].sev, e->q[i].rank, e->q[i].text);
+			keep(e, e->q[i].id, e->q[i].sev, e->q[i].rank, e->q[i].text, NULL, 0, NULL);
 	}
 	for (size_t i = 0; i < e->nq; i++) {
 		free(e->q[i].kind);
@@ -178,6 +207,34 @@ bool follow_events_flush(struct follow_events *e)
 	return true;
 }
 
+void follow_events_withdraw(struct follow_events *e, const char *id, long rank)
+{
+	for (size_t i = 0; i < e->nent; i++) {
+		struct follow_entry *x = &e->ent[i];
+		if (!x->n || strcmp(e->list.v[i].id, id) != 0)
+			continue;
+		size_t k = 0;
+		for (size_t j = 0; j < x->n; j++)
+			if (x->ids[j] != rank)
+				x->ids[k++] = x->ids[j];
+		if (k == x->n)
+			continue;
+		x->n = k;
+		x->withdrawn = k == 0;
+		if (k && x->kind) {
+			char text[sizeof(e->last)];
+			fold_text(x->ids, k, x->kind, text, sizeof(text));
+			free(e->list.v[i].title);
+			e->list.v[i].title = xstrdup(text);
+		}
+	}
+}
+
+bool follow_events_stands(const struct follow_events *e, size_t i)
+{
+	return i >= e->nent || !e->ent[i].withdrawn;
+}
+
 void follow_events_free(struct follow_events *e)
 {
 	for (size_t i = 0; i < e->nq; i++) {
@@ -185,6 +242,11 @@ void follow_events_free(struct follow_events *e)
 		free(e->q[i].text);
 	}
 	free(e->q);
+	for (size_t i = 0; i < e->nent; i++) {
+		free(e->ent[i].ids);
+		free(e->ent[i].kind);
+	}
+	free(e->ent);
 	findings_free(&e->list);
 	follow_events_init(e);
 }

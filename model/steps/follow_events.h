@@ -14,7 +14,11 @@
  *   follower printing new findings prints it again): nothing goes unsaid.
  * - last holds the text of the latest entry kept; total counts the events queued (a
  *   change in it is a change in what the live findings say). The sweep's reload entry
- *   (follow_sweep.h) goes into list and last directly. */
+ *   (follow_sweep.h) goes into list and last directly.
+ * - An event that no longer stands (a rank dir gone is back) is withdrawn by id and rank:
+ *   an entry of that rank alone no longer stands (follow_events_stands: the live list
+ *   leaves it out; entries never move, the sweep's holds its place), a folded one names
+ *   the ranks left. */
 #ifndef MODEL_STEPS_FOLLOW_EVENTS_H
 #define MODEL_STEPS_FOLLOW_EVENTS_H
 
@@ -23,6 +27,7 @@
 enum { FOLLOW_FOLD_AT = 5, FOLLOW_EVENTS_KEPT = 64 };
 
 struct follow_queued;
+struct follow_entry;
 
 struct follow_events {
 	struct finding_list list;     /* the entries kept */
@@ -32,6 +37,8 @@ struct follow_events {
 	size_t kept;                  /* entries of list this module added (not the sweep's) */
 	size_t dropped;               /* events past FOLLOW_EVENTS_KEPT */
 	long over;                    /* the entry counting them (-1: none yet) */
+	struct follow_entry *ent;     /* by place in list: the ranks of an entry kept here */
+	size_t nent, entcap;
 	char last[512];
 };
 
@@ -43,6 +50,10 @@ void follow_event(struct follow_events *e, const char *id, enum severity sev, lo
 		  const char *text);
 /* Keep this poll's events (contract above); true when any was queued. */
 bool follow_events_flush(struct follow_events *e);
+/* The kept events of id about rank no longer stand (contract above). */
+void follow_events_withdraw(struct follow_events *e, const char *id, long rank);
+/* Entry i of list still stands. */
+bool follow_events_stands(const struct follow_events *e, size_t i);
 void follow_events_free(struct follow_events *e);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* follow_private.h: private to the follower's files (load_follow.c, follow_index.c): its
- * state (the PATHs followed, a tail per followed steps.jsonl, the live findings) and the
- * index appends follow_index.c does for load_follow.c's polls (follow.h CONTRACT: the
- * index every opts.index_every seconds or opts.index_bytes bytes read). */
+/* follow_private.h: private to the follower's files (load_follow.c, follow_index.c,
+ * follow_sources.c): its state (the PATHs followed, a tail per followed steps.jsonl, the
+ * live findings) and the index appends follow_index.c does for load_follow.c's polls
+ * (follow.h CONTRACT: the index every opts.index_every seconds or opts.index_bytes bytes
+ * read). */
 #ifndef MODEL_STEPS_FOLLOW_PRIVATE_H
 #define MODEL_STEPS_FOLLOW_PRIVATE_H
 
@@ -37,9 +38,13 @@ struct ftail {
 	dev_t dev;
 	ino_t ino;
 	bool have_id;
+	bool regular;               /* the file of dev/ino was a regular file (an inode number
+				     * may be reused by what replaced it) */
 	int err_seen;               /* errno already reported for this file */
 	bool unread;                /* a note or an error says it is missing or unreadable */
 	bool gone;                  /* its rank dir vanished: not judged (rank_gone) */
+	bool no_records;            /* the warning that its rank holds no record though run.json
+				     * records n_steps stands (follow_note_no_records) */
 	double t_adv;               /* when a poll last found new records */
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
@@ -68,6 +73,7 @@ struct fpath {
 	bool seen;
 	struct index_log *log;        /* its index's log (index.h DELTAS), NULL: none */
 	size_t left_out;              /* its rank files --ranks does not name (last listing) */
+	bool noted;                   /* a note may say nothing was found there (run_path_note_again) */
 	bool summary_due;             /* a save left its summary for the stop (summary_at_stop) */
 	bool summary_rewrote;         /* ... and one of those saves rewrote the index */
 };

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* follow_sources.c: a followed rank's files (follow_sources.h): their state on disk, and
- * their source rows and diagnostics kept as a fresh open would have them: replaced when
- * the rank or its run.json is read again, the notes that a file is missing or unreadable
- * dropped once it reads, the row of one that no longer reads marked so; a checksum of a
- * rank's records (a reload that gives the same records is no advance). */
+/* follow_sources.c: a followed rank's files (follow_sources.h): their state on disk (the
+ * window read last, run.json's stamp), and their source rows and diagnostics kept as a
+ * fresh open would have them: replaced when the rank or its run.json is read again, the
+ * notes that a file is missing or unreadable dropped once it reads, the row of one that
+ * no longer reads marked so, the warning that a finished rank has no record as its log
+ * fills or empties, the notes of a listing on what it leaves unread; a checksum of a
+ * rank's records (a reload that gives the same records is no advance); the traces that
+ * appear in a followed run dir (said, not read). */
 #include "model/steps/follow_sources.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "model/dirlist.h"
 #include "model/index/codec.h"
 #include "model/index/extent.h"
 #include "model/index/index.h"
 #include "model/infile.h"
+#include "model/steps/follow_private.h"
+#include "model/trace/trace.h"
+#include "model/xalloc.h"
 
 double follow_mtime_age(const struct stat *st)
 {
@@ -31,6 +39,44 @@ bool follow_window_crc(int fd, long long at, uint32_t *crc)
 		return false;
 	*crc = index_crc32(0, buf, w);
 	return true;
+}
+
+void follow_take_window(int fd, struct ftail *t)
+{
+	long long at = t->tail ? steps_tail_offset(t->tail) : 0;
+	t->win_at = follow_window_crc(fd, at, &t->win_crc) ? at : -1;
+}
+
+bool follow_window_holds(int fd, const struct ftail *t)
+{
+	uint32_t crc;
+	return follow_window_crc(fd, t->win_at, &crc) && crc == t->win_crc;
+}
+
+void follow_window_from_load(struct run *run, long si, struct ftail *t)
+{
+	pthread_mutex_lock(&run->lock);
+	const struct source_stamp *s = &run->src[si].stamp;
+	if (s->set && s->windows && s->consumed > 0 && s->consumed == steps_tail_offset(t->tail)) {
+		t->win_at = s->consumed;
+		t->win_crc = s->tail_crc;
+	}
+	pthread_mutex_unlock(&run->lock);
+	int fd = t->win_at < 0 ? infile_open(t->steps) : -1;
+	if (fd >= 0) {
+		follow_take_window(fd, t);
+		close(fd);
+	}
+}
+
+void follow_meta_note(struct ftail *t, const struct steps_meta *meta)
+{
+	if (meta && meta->stamped) {
+		t->meta_size = meta->stamp_size;
+		t->meta_mtime = meta->stamp_mtime_ns;
+	} else {
+		follow_meta_stat(t->dir, &t->meta_size, &t->meta_mtime);
+	}
 }
 
 void follow_meta_stat(const char *dir, long long *size, long long *mtime)
@@ -60,6 +106,13 @@ void follow_source_failed(struct run *run, const char *path, int err)
 	pthread_mutex_lock(&run->lock);
 	run->src[si].err = err;
 	pthread_mutex_unlock(&run->lock);
+}
+
+void follow_mark_unread(struct run *run, struct ftail *t, int err, const char *what)
+{
+	t->unread = true;
+	diag_add(&run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
+	follow_source_failed(run, t->steps, err);
 }
 
 /* FNV-1a over the n bytes at p. */
@@ -118,6 +171,60 @@ void follow_file_readable(struct run *run, const char *path, long rank)
 	diag_remove_if(&run->diags, diag_matches, &m);
 }
 
+/* The warning of rank about the file path that it holds no record (steps_is_log_missing). */
+static bool log_missing_of(const struct diag *d, const void *ud)
+{
+	const struct diag_match *m = ud;
+	return d->rank == m->rank && d->file && strcmp(d->file, m->path) == 0 && steps_is_log_missing(d);
+}
+
+void follow_note_no_records(struct run *run, struct ftail *t)
+{
+	if (!t->no_records && t->records)
+		return;   /* the common case: records read, no warning */
+	if ((t->unread && !t->err_seen) || (t->tail && t->seen < t->size))
+		return;   /* missing (as the load or the rank dir gone left it), or not read to its end yet */
+	const struct steps_model *m = run->steps;
+	long ri = m ? steps_rank_index(m, (int)t->rank) : -1;
+	const struct steps_meta *meta = ri >= 0 ? steps_rank_meta(m, (size_t)ri) : NULL;
+	bool want = meta && !t->unread && steps_nrecords(m, (size_t)ri) == 0 && steps_meta_finished(meta);
+	if (want == t->no_records)
+		return;
+	t->no_records = want;
+	struct diag_match dm = { t->steps, t->rank, false };
+	diag_remove_if(&run->diags, log_missing_of, &dm);
+	if (want)
+		steps_log_missing(run, meta, (int)t->rank, t->steps);
+}
+
+/* A note of steps_plan() about a file directly in the directory ud. */
+static bool plan_note_in(const struct diag *d, const void *ud)
+{
+	const char *dir = ud;
+	size_t k = strlen(dir);
+	return d->family == steps_plan_tag && d->file && strncmp(d->file, dir, k) == 0 && d->file[k] == '/' &&
+	       !strchr(d->file + k + 1, '/');
+}
+
+size_t follow_list_path(struct run *run, const char *path, struct steps_rank_file **out)
+{
+	struct task_list t = { 0 };
+	struct diag_list notes;
+	diag_list_init(&notes);
+	steps_plan(path, &t, &notes);
+	size_t n = steps_tasks_files(&t, out);
+	steps_tasks_free(&t);
+	diag_remove_if(&run->diags, plan_note_in, path);
+	size_t had = run->diags.n;
+	for (size_t i = 0; i < notes.n; i++) {
+		const struct diag *d = &notes.v[i];
+		diag_add(&run->diags, d->level, d->file, d->line, d->offset, d->rank, "%s", d->msg);
+	}
+	diag_tag(&run->diags, had, steps_plan_tag);
+	diag_list_free(&notes);
+	return n;
+}
+
 /* A source read at one of the paths ud (a NULL-terminated array). */
 static bool source_at(const struct source *s, const void *ud)
 {
@@ -161,4 +268,62 @@ struct steps_tail *follow_tail_restart(struct load_ctx *ctx, long rank, const ch
 		return steps_tail_new(ctx, (int)rank, steps, size);
 	run_source_reread(ctx->run, (size_t)si, size);
 	return steps_tail_resume(ctx, (size_t)si);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The paths the run read (its sources, whatever the family) and the traces said to have
+ * appeared, sorted for trace_known (xmalloc'd; *n of them). */
+static const char **known_paths(const struct follow *f, size_t *n)
+{
+	const char **v = xmalloc((f->run->nsrc + f->ntraces + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < f->run->nsrc; i++)
+		v[(*n)++] = f->run->src[i].path;
+	for (size_t i = 0; i < f->ntraces; i++)
+		v[(*n)++] = f->traces[i];
+	qsort(v, *n, sizeof(*v), cmp_path);
+	return v;
+}
+
+static bool trace_known(const char **known, size_t nknown, const char *path)
+{
+	return bsearch(&path, known, nknown, sizeof(*known), cmp_path) != NULL;
+}
+
+void follow_note_traces(struct follow *f, size_t i)
+{
+	const struct opts *o = f->run->opts;
+	if ((o && o->ntrace > 0) || !steps_is_dir(f->p[i].path))
+		return;
+	char **v;
+	size_t n, fresh = 0;
+	const char *first = NULL;
+	trace_list_files(f->p[i].path, &v, &n);
+	size_t nknown;
+	const char **known = known_paths(f, &nknown); /* a listing of 10,000 traces: no n x m compare */
+	for (size_t k = 0; k < n; k++) {
+		if (trace_known(known, nknown, v[k])) {
+			free(v[k]);
+			continue;
+		}
+		xgrow((void **)&f->traces, &f->traces_cap, f->ntraces + 1, sizeof(*f->traces));
+		f->traces[f->ntraces++] = v[k];
+		first = first ? first : v[k];
+		fresh++;
+	}
+	free(v);
+	free(known);
+	char text[sizeof(f->ev.last)];
+	if (fresh == 1)
+		snprintf(text, sizeof(text), "trace %s appeared while following; --follow and R read the step logs "
+			 "only: open the run again to read it", first);
+	else if (fresh)
+		snprintf(text, sizeof(text), "%zu traces appeared while following (%s, ...); --follow and R read the "
+			 "step logs only: open the run again to read them", fresh, first);
+	if (fresh)
+		follow_event(&f->ev, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, text);
 }

@@ -88,9 +88,11 @@ struct task_list {
 
 /* The ranks to load under path (load_detect.c); what pytscope's layout rules leave unread
  * (a steps.jsonl beside rank dirs, a rank dir whose id a later name repeats) is noted in
- * notes (may be NULL). */
+ * notes (may be NULL), each about a file directly in path and tagged steps_plan_tag
+ * (diag.family: follow mode replaces them when it lists path again). */
 struct diag_list;
 void steps_plan(const char *path, struct task_list *t, struct diag_list *notes);
+extern const char steps_plan_tag[];
 void steps_tasks_free(struct task_list *t);
 /* The rank files of a plan, in its order (*out one allocation with its entries' strings:
  * steps_rank_files_free). */
@@ -128,6 +130,10 @@ bool steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir
 /* A rank loaded without a step record whose run.json records n_steps > 0 (pytscope writes
  * it at finish()): its step log is missing or empty, a warning (load_meta.c). */
 void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir);
+/* The same warning for rank's step log at path, whose run.json meta says so; and whether
+ * diagnostic d is one (follow mode adds and removes it as the log fills or empties). */
+void steps_log_missing(struct run *run, const struct steps_meta *meta, int rank, const char *path);
+bool steps_is_log_missing(const struct diag *d);
 /* The run's display name: run.json's name of the lowest rank that has one (unchanged
  * when none has). */
 void steps_name_run(struct run *run, const struct steps_model *m);

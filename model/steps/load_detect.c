@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* load_detect.c: pytscope run detection (load.c): the probe, the ranks to load under a
  * path (rank{k}/ dirs, the directory itself or a steps.jsonl given directly, whose rank
- * id is its dir's: rank{k}/ given alone is rank k) and their files, and the run info
- * for run identity. */
+ * id is its dir's: rank{k}/ given alone is rank k) and their files, the notes on what
+ * that leaves unread (tagged: follow mode replaces them), and the run info for run
+ * identity. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -103,13 +104,16 @@ static bool *last_of_each_rank(const struct rank_name *dirs, size_t n)
 	return keep;
 }
 
-/* What pytscope's layout rules leave unread, as notes (NULL: none): a steps.jsonl
- * beside rank dirs, and a rank dir whose id a later name repeats. */
+const char steps_plan_tag[] = "pytscope plan";
+
+/* What pytscope's layout rules leave unread, as notes (NULL: none) tagged steps_plan_tag:
+ * a steps.jsonl beside rank dirs, and a rank dir whose id a later name repeats. */
 static void plan_notes(const char *dir, const struct rank_name *dirs, size_t n, const bool *keep, bool top,
 		       struct diag_list *notes)
 {
 	if (!notes || n == 0)
 		return;
+	size_t had = notes->n;
 	if (top) {
 		char *p = dirlist_path(dir, "steps.jsonl");
 		diag_add(notes, DIAG_INFO, p, -1, -1, -1, "not read: the run has rank dirs (rank0/ ...), and pytscope "
@@ -129,6 +133,7 @@ static void plan_notes(const char *dir, const struct rank_name *dirs, size_t n, 
 			 "rank id %ld, and pytscope keeps the last one", dirs[w].name, dirs[i].rank);
 		free(p);
 	}
+	diag_tag(notes, had, steps_plan_tag);
 }
 
 /* rank{k}/ subdirectories of dir, in name order (pytscope's is_multirank /

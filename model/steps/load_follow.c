@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* load_follow.c: following a running pytscope job (see follow.h for the contract and the
  * stall rule): the PATHs the run's load read, per-rank tails polled with stat/pread,
- * ranks that appear later, reloads of shrunk, replaced or rewritten files (their records
- * compared with those they replace), run.json read again when it appears or changes, a
- * run dir's own steps.jsonl dropped once rank dirs appear, rank dirs that vanish, traces
- * that appear (said, not read), stall detection and the live findings. The follower's
- * state is follow_private.h's; the source rows and diagnostics those reads leave are
- * follow_sources.c's; the events said, follow_events.c's; the index appends,
- * follow_index.c's; a sweep's reloads, follow_sweep.c's. */
+ * ranks that appear later (a rank id taken by a later rank dir), reloads of shrunk,
+ * replaced or rewritten files (their records compared with those they replace), files
+ * replaced by what cannot be read, run.json read again when it appears or changes, a run
+ * dir's own steps.jsonl dropped once rank dirs appear, rank dirs that vanish and come
+ * back, stall detection and the live findings. The follower's state is
+ * follow_private.h's; the source rows and diagnostics those reads leave, and traces that
+ * appear (said, not read), are follow_sources.c's; the events said, follow_events.c's;
+ * the index appends, follow_index.c's; a sweep's reloads, follow_sweep.c's. */
 #include "model/infile.h"
 #include "model/steps/follow_private.h"
 
@@ -23,7 +24,6 @@
 #include "model/ranklist.h"
 #include "model/steps/follow_judge.h"
 #include "model/steps/follow_sources.h"
-#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 enum { META_EVERY = 5 };
@@ -73,50 +73,6 @@ static struct ftail *tail_find(struct follow *f, const char *steps)
 	return NULL;
 }
 
-/* t's window over the bytes read so far, from fd (none when it cannot be read). */
-static void take_window(int fd, struct ftail *t)
-{
-	long long at = t->tail ? steps_tail_offset(t->tail) : 0;
-	t->win_at = follow_window_crc(fd, at, &t->win_crc) ? at : -1;
-}
-
-/* The bytes read before still end as they did when the window was taken. */
-static bool window_holds(int fd, const struct ftail *t)
-{
-	uint32_t crc;
-	return follow_window_crc(fd, t->win_at, &crc) && crc == t->win_crc;
-}
-
-/* The window of what the loader read of source si: the tail window it stamped (for an
- * index, extent.h), else taken now. */
-static void window_from_load(struct follow *f, long si, struct ftail *t)
-{
-	pthread_mutex_lock(&f->run->lock);
-	const struct source_stamp *s = &f->run->src[si].stamp;
-	if (s->set && s->windows && s->consumed > 0 && s->consumed == steps_tail_offset(t->tail)) {
-		t->win_at = s->consumed;
-		t->win_crc = s->tail_crc;
-	}
-	pthread_mutex_unlock(&f->run->lock);
-	int fd = t->win_at < 0 ? infile_open(t->steps) : -1;
-	if (fd >= 0) {
-		take_window(fd, t);
-		close(fd);
-	}
-}
-
-/* t's run.json as read into meta (its stamp), else (not read: restored from the index,
- * unreadable; no rank yet) as it is now. */
-static void meta_note(struct ftail *t, const struct steps_meta *meta)
-{
-	if (meta && meta->stamped) {
-		t->meta_size = meta->stamp_size;
-		t->meta_mtime = meta->stamp_mtime_ns;
-	} else {
-		follow_meta_stat(t->dir, &t->meta_size, &t->meta_mtime);
-	}
-}
-
 static void tail_free(struct ftail *t)
 {
 	steps_tail_free(t->tail);
@@ -136,13 +92,14 @@ static void tail_add(struct follow *f, size_t path, const struct steps_rank_file
 	struct stat st;
 	if (si >= 0) {   /* the loader read it: resume there, and remember which file it was */
 		t->tail = steps_tail_resume(&f->ctx, (size_t)si);
-		window_from_load(f, si, t);
+		follow_window_from_load(f->run, si, t);
 		t->records = steps_tail_records(t->tail);
 		t->seen = steps_tail_offset(t->tail);
 		if (stat(rf->steps, &st) == 0) {
 			t->dev = st.st_dev;
 			t->ino = st.st_ino;
 			t->have_id = true;
+			t->regular = S_ISREG(st.st_mode);
 			t->size = (long long)st.st_size;
 			t->mtime = infile_mtime_ns(&st);
 			t->t_adv = now - follow_mtime_age(&st);
@@ -152,10 +109,55 @@ static void tail_add(struct follow *f, size_t path, const struct steps_rank_file
 	}
 	const struct steps_model *m = f->run->steps;
 	long ri = m ? steps_rank_index(m, (int)rf->rank) : -1;
-	meta_note(t, ri >= 0 ? steps_rank_meta(m, (size_t)ri) : NULL);
+	follow_meta_note(t, ri >= 0 ? steps_rank_meta(m, (size_t)ri) : NULL);
+	/* the load's warning that the rank has no record (not for a file it could not read) */
+	t->no_records = !later && ri >= 0 && !(si >= 0 && t->unread) && steps_nrecords(m, (size_t)ri) == 0 &&
+			steps_meta_finished(steps_rank_meta(m, (size_t)ri));
 	if (later && ri < 0)
 		event(f, "LIVE.NEW_RANK", SEV_LOW, rf->rank, "appeared while following",
 		      "rank %ld appeared while following (%s)", rf->rank, rf->dir);
+}
+
+static struct rank_steps *new_rank(struct follow *f, struct ftail *t, const char *top);
+static void rank_replaced(struct follow *f, struct ftail *t, struct rank_steps *r);
+
+/* A tail under PATH i of rank id rf->rank, of a rank dir other than rf's (not the run
+ * dir's own steps.jsonl: drop_top_level), or -1. */
+static long same_rank(const struct follow *f, size_t i, const struct steps_rank_file *rf)
+{
+	for (size_t k = 0; k < f->nt; k++)
+		if (f->t[k].path == i && f->t[k].rank == rf->rank && strcmp(f->t[k].dir, f->p[i].path) != 0)
+			return (long)k;
+	return -1;
+}
+
+/* Rank file rf found under PATH i (later: after the first listing) is followed. A tail of
+ * its rank id there that the listing no longer gives (a later name has the id, as pytscope
+ * keeps the last one, or its dir is gone) goes, as a fresh load reads them: the rank is
+ * rf's alone from now on (never one series of both), said. Returns FOLLOW_RELOADED then. */
+static unsigned add_file(struct follow *f, size_t i, const struct steps_rank_file *rf, double now, bool later)
+{
+	long old = later ? same_rank(f, i, rf) : -1;
+	tail_add(f, i, rf, now, later);
+	if (old < 0)
+		return 0;
+	struct ftail *o = &f->t[old], *t = &f->t[f->nt - 1];
+	struct stat st;
+	if (stat(o->dir, &st) == 0)
+		event(f, "LIVE.RELOADED", SEV_MED, t->rank, "a rank dir later by name has its rank id; read instead, "
+		      "as pytscope keeps the last one", "rank %ld: %s is no longer read: %s, later by name, has the "
+		      "same rank id, and pytscope keeps the last one", t->rank, o->dir, t->dir);
+	else
+		event(f, "LIVE.RELOADED", SEV_MED, t->rank, "its rank dir is gone; another with its rank id is read "
+		      "instead", "rank %ld: %s is gone; %s, with the same rank id, is read instead", t->rank, o->dir,
+		      t->dir);
+	if (o->gone)
+		follow_events_withdraw(&f->ev, "LIVE.RANK_GONE", t->rank);
+	rank_replaced(f, t, new_rank(f, t, o->dir));
+	tail_free(o);
+	f->t[old] = f->t[--f->nt];   /* (discover sorts them again) */
+	f->next = 0;
+	return FOLLOW_RELOADED;
 }
 
 /* Rank dirs appeared in run dir PATH i (listed in v[0, n)): as a fresh load, its own
@@ -176,71 +178,15 @@ static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_f
 	f->nt = k;
 }
 
-static int cmp_path(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The paths the run read (its sources, whatever the family) and the traces said to have
- * appeared, sorted for trace_known (xmalloc'd; *n of them). */
-static const char **known_paths(const struct follow *f, size_t *n)
-{
-	const char **v = xmalloc((f->run->nsrc + f->ntraces + 1) * sizeof(*v));
-	*n = 0;
-	for (size_t i = 0; i < f->run->nsrc; i++)
-		v[(*n)++] = f->run->src[i].path;
-	for (size_t i = 0; i < f->ntraces; i++)
-		v[(*n)++] = f->traces[i];
-	qsort(v, *n, sizeof(*v), cmp_path);
-	return v;
-}
-
-static bool trace_known(const char **known, size_t nknown, const char *path)
-{
-	return bsearch(&path, known, nknown, sizeof(*known), cmp_path) != NULL;
-}
-
-/* Traces that appeared in run dir PATH i (or its rank dirs) while following, found as a
- * load finds them (not with --trace, which names them): said once each, in one event a
- * poll; following reads the step logs only, a reopen reads them. */
-static void note_traces(struct follow *f, size_t i)
-{
-	const struct opts *o = f->run->opts;
-	if ((o && o->ntrace > 0) || !steps_is_dir(f->p[i].path))
-		return;
-	char **v;
-	size_t n, fresh = 0;
-	const char *first = NULL;
-	trace_list_files(f->p[i].path, &v, &n);
-	size_t nknown;
-	const char **known = known_paths(f, &nknown); /* a listing of 10,000 traces: no n x m compare */
-	for (size_t k = 0; k < n; k++) {
-		if (trace_known(known, nknown, v[k])) {
-			free(v[k]);
-			continue;
-		}
-		xgrow((void **)&f->traces, &f->traces_cap, f->ntraces + 1, sizeof(*f->traces));
-		f->traces[f->ntraces++] = v[k];
-		first = first ? first : v[k];
-		fresh++;
-	}
-	free(v);
-	free(known);
-	if (fresh == 1)
-		event(f, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, "trace %s appeared while following; --follow and R "
-		      "read the step logs only: open the run again to read it", first);
-	else if (fresh)
-		event(f, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, "%zu traces appeared while following (%s, ...); "
-		      "--follow and R read the step logs only: open the run again to read them", fresh, first);
-}
-
 /* Pick up rank dirs and files under each path whose directory changed; under --ranks
  * only the ranks it names (a subset stays one: the others count as left out), of a path
- * with rank dirs (a path without them is followed whole: steps_files_flat). */
-static void discover(struct follow *f, double now)
+ * with rank dirs (a path without them is followed whole: steps_files_flat). Returns
+ * FOLLOW_RELOADED when a rank is another file's now (add_file). */
+static unsigned discover(struct follow *f, double now)
 {
 	const char *asked = f->run->opts ? f->run->opts->ranks : NULL;
 	bool listed = false;
+	unsigned out = 0;
 	for (size_t i = 0; i < f->np; i++) {
 		struct fpath *p = &f->p[i];
 		struct stat st;
@@ -252,7 +198,9 @@ static void discover(struct follow *f, double now)
 		p->seen = true;
 		p->mtime = st.st_mtim;
 		struct steps_rank_file *v;
-		size_t n = steps_plan_files(p->path, &v);
+		size_t n = follow_list_path(f->run, p->path, &v);
+		if (p->noted)   /* nothing was found there at the start: is there now? */
+			p->noted = run_path_note_again(f->run, p->path);
 		listed = true;
 		p->left_out = 0;
 		bool flat = steps_files_flat(v, n, p->path);
@@ -260,20 +208,21 @@ static void discover(struct follow *f, double now)
 			if (asked && !flat && !ranklist_has(asked, v[k].rank))
 				p->left_out++;
 			else if (!tail_find(f, v[k].steps))
-				tail_add(f, i, &v[k], now, later);
+				out |= add_file(f, i, &v[k], now, later);
 		if (f->nt)
 			qsort(f->t, f->nt, sizeof(*f->t), cmp_tail);
 		drop_top_level(f, i, v, n);
 		steps_rank_files_free(v);
 		if (later)
-			note_traces(f, i);
+			follow_note_traces(f, i);
 	}
 	if (!listed || !asked || !f->run->steps)
-		return;
-	size_t out = 0;
+		return out;
+	size_t left_out = 0;
 	for (size_t i = 0; i < f->np; i++)
-		out += f->p[i].left_out;
-	steps_set_left_out(f->run->steps, out);
+		left_out += f->p[i].left_out;
+	steps_set_left_out(f->run->steps, left_out);
+	return out;
 }
 
 /* No rank of m has an id below rank's: its scalars are exact, as a load reads them. */
@@ -285,11 +234,11 @@ static bool lowest_rank(const struct steps_model *m, long rank)
 	return true;
 }
 
-/* A fresh rank for t, loaded from the start of its file (a new or a reloaded rank), its
- * earlier source rows and diagnostics replaced (top: the run dir whose own files gave the
- * rank before, no longer read). A run.json that names another run than the rank it
+/* A fresh rank for t with no record yet, its earlier source rows and diagnostics
+ * replaced (top: the dir whose files gave the rank before, no longer read: the run dir's
+ * own, or a rank dir of the same id). A run.json that names another run than the rank it
  * replaces is put in t's reload (said with it). */
-static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size, const char *top)
+static struct rank_steps *new_rank(struct follow *f, struct ftail *t, const char *top)
 {
 	struct steps_model *m = steps_model_get(f->run);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
@@ -297,17 +246,27 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 		rank_exact_scalars(r);
 	bool again = t->tail || t->unread;   /* read or noted before (not a rank new here) */
 	if (top)
-		follow_forget_files(f->run, top, 0);
-	if (again)
+		follow_forget_files(f->run, top, t->rank);
+	if (again) {
 		follow_drop_diags(f->run, t->steps, t->rank);
+		t->no_records = false;
+	}
 	struct steps_meta meta = { 0 };
 	follow_read_meta(f->run, t->dir, t->rank, &meta, again);
 	rank_set_meta(r, &meta);
-	meta_note(t, &r->meta);
+	follow_meta_note(t, &r->meta);
 	long ri = steps_rank_index(m, (int)t->rank);   /* the rank replaced (not published yet) */
 	t->reload.other[0] = '\0';
 	if (ri >= 0)
 		follow_other_run(steps_rank_meta(m, (size_t)ri), &r->meta, t->reload.other, sizeof(t->reload.other));
+	return r;
+}
+
+/* A fresh rank for t (new_rank), loaded from the start of its file (a new or a reloaded
+ * rank). */
+static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long long size, const char *top)
+{
+	struct rank_steps *r = new_rank(f, t, top);
 	bool slot = t->tail != NULL;
 	steps_tail_free(t->tail);
 	t->tail = follow_tail_restart(&f->ctx, t->rank, t->steps, size, slot);
@@ -321,30 +280,29 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 /* The rank t appends to: created and published when the model lacks it. */
 static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long size)
 {
-	if (t->r)
-		return t->r;
 	struct steps_model *m = steps_model_get(f->run);
-	long ri = steps_rank_index(m, (int)t->rank);
-	if (ri >= 0) {
+	long ri = t->r ? -1 : steps_rank_index(m, (int)t->rank);
+	if (!t->r && ri < 0) {
+		t->r = fresh_rank(f, t, size, NULL);
+		steps_publish_rank(m, t->r);
+	} else if (!t->r) {
 		t->r = steps_rank_grow(m, (size_t)ri);
 		if (steps_rank_id(m, 0) == t->rank)   /* the lowest: its scalars exact, as a load reads them */
 			rank_exact_scalars(t->r);
-		if (!t->tail)
-			t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
-		return t->r;
 	}
-	t->r = fresh_rank(f, t, size, NULL);
-	steps_publish_rank(m, t->r);
+	if (!t->tail)   /* a rank grown, or made new by add_file */
+		t->tail = steps_tail_new(&f->ctx, (int)t->rank, t->steps, size);
 	return t->r;
 }
 
-/* t's steps.jsonl cannot be read (err, what failed): a diagnostic and its source row say
- * so, as a fresh open would (follow_sources.h). */
-static void mark_unread(struct follow *f, struct ftail *t, int err, const char *what)
+/* t's rank takes r (a fresh rank): published, and t's PATH's index is stale (the next
+ * open rebuilds it). */
+static void rank_replaced(struct follow *f, struct ftail *t, struct rank_steps *r)
 {
-	t->unread = true;
-	diag_add(&f->run->diags, DIAG_ERROR, t->steps, -1, -1, (int)t->rank, "%s: %s", what, infile_strerror(err));
-	follow_source_failed(f->run, t->steps, err);
+	t->r = r;
+	steps_publish_rank(steps_model_get(f->run), r);
+	index_log_end(f->p[t->path].log);
+	f->p[t->path].log = NULL;
 }
 
 static void report_once(struct follow *f, struct ftail *t, int err, const char *what)
@@ -352,17 +310,47 @@ static void report_once(struct follow *f, struct ftail *t, int err, const char *
 	if (t->err_seen == err)
 		return;
 	t->err_seen = err;
-	mark_unread(f, t, err, what);
+	follow_mark_unread(f->run, t, err, what);
 	char kind[96];
 	snprintf(kind, sizeof(kind), "cannot read its steps.jsonl: %s (reported once)", infile_strerror(err));
 	event(f, "LIVE.UNREADABLE", SEV_MED, t->rank, kind, "rank %ld: cannot read %s: %s (reported once)",
 	      t->rank, t->steps, infile_strerror(err));
 }
 
+/* t's rank dir, said gone, is there again: the rank is judged again, said; the event
+ * that said it gone no longer stands. */
+static void rank_back(struct follow *f, struct ftail *t)
+{
+	if (!t->gone)
+		return;
+	t->gone = false;
+	follow_events_withdraw(&f->ev, "LIVE.RANK_GONE", t->rank);
+	follow_file_readable(f->run, t->steps, t->rank);   /* its "rank dir gone" */
+	event(f, "LIVE.RANK_BACK", SEV_LOW, t->rank, "its rank dir is back; the rank is judged again",
+	      "rank %ld: %s is back; the rank is judged again", t->rank, t->dir);
+}
+
+/* t's steps.jsonl is another file now (st), one that cannot be read (err: a directory, a
+ * FIFO the load did not read, a file it cannot open): said once, with the error a fresh
+ * open has; the records of the file it replaced are no longer analysed (an empty rank). */
+static unsigned lost(struct follow *f, struct ftail *t, const struct stat *st, int err)
+{
+	bool held = t->tail != NULL;
+	if (held)
+		rank_replaced(f, t, fresh_rank(f, t, 0, NULL));
+	t->dev = st->st_dev;
+	t->ino = st->st_ino;
+	t->have_id = true;
+	t->regular = S_ISREG(st->st_mode);
+	t->err_seen = 0;   /* a row read again: the error goes in it again */
+	report_once(f, t, err, "cannot open");
+	return held ? FOLLOW_RELOADED : 0;
+}
+
 /* t's steps.jsonl cannot be stat'ed (err). Its rank dir gone too (removed, or the job
  * re-created with fewer ranks): the rank is no longer judged, said once (its records read
- * before stay, its source row says the file cannot be read); else the error is said once
- * (one read before and gone now too). */
+ * before stay, its source row says the file cannot be read); else (its rank dir there: a
+ * rank said gone is back) the error is said once (one read before and gone now too). */
 static void stat_failed(struct follow *f, struct ftail *t, int err)
 {
 	struct stat st;
@@ -372,12 +360,14 @@ static void stat_failed(struct follow *f, struct ftail *t, int err)
 			      "judged (its records read before stay)", "rank %ld: %s is gone; the rank is no longer "
 			      "judged (its records read before stay)", t->rank, t->dir);
 			if (t->have_id)
-				mark_unread(f, t, err, "rank dir gone");
+				follow_mark_unread(f->run, t, err, "rank dir gone");
 		}
 		t->gone = true;
-	} else if (err != ENOENT || t->have_id) {
-		report_once(f, t, err, "cannot stat");
+		return;
 	}
+	rank_back(f, t);
+	if (err != ENOENT || t->have_id)
+		report_once(f, t, err, "cannot stat");
 }
 
 /* Read t's appended bytes up to size, at most *left of them when *left >= 0 (then
@@ -475,9 +465,12 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 		stat_failed(f, t, errno);
 		return 0;
 	}
-	t->gone = false;
+	rank_back(f, t);
+	bool other = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
+	if (!S_ISREG(st.st_mode) && t->have_id && !other && !t->regular)
+		return 0;   /* the same: a FIFO the load read as a stream, or one said unreadable */
 	if (!S_ISREG(st.st_mode))
-		return 0;
+		return lost(f, t, &st, S_ISDIR(st.st_mode) ? EISDIR : INFILE_ENOTREG);
 	/* the size unchanged and a newer mtime: modified in place, unless a write is under
 	 * way (a write sets the mtime, then the size): settled when a later stat finds both
 	 * unchanged */
@@ -485,12 +478,14 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	bool touched = same && infile_mtime_ns(&st) != t->mtime, settled = same && t->touched && !touched;
 	t->size = (long long)st.st_size;
 	t->mtime = infile_mtime_ns(&st);
-	bool replaced = t->have_id && (st.st_ino != t->ino || st.st_dev != t->dev);
+	bool replaced = t->have_id && (other || !t->regular);   /* a file where none was is another */
 	long long offset = t->tail ? steps_tail_offset(t->tail) : 0;
 	bool shrank = t->tail && st.st_size < offset;
 	if (!replaced && !shrank && !touched && !settled && st.st_size == t->seen && !t->err_seen)
 		return 0;   /* nothing new (an error said before: opened, to see it is gone) */
 	int fd = infile_open(t->steps);
+	if (fd < 0 && replaced)
+		return lost(f, t, &st, errno);
 	if (fd < 0) {
 		report_once(f, t, errno, "cannot open");
 		return 0;
@@ -498,7 +493,7 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	t->err_seen = 0;
 	struct stat fst;
 	if (fstat(fd, &fst) == 0) {
-		replaced = t->have_id && (fst.st_ino != t->ino || fst.st_dev != t->dev);
+		replaced = t->have_id && (fst.st_ino != t->ino || fst.st_dev != t->dev || !t->regular);
 		if (fst.st_size != st.st_size || infile_mtime_ns(&fst) != t->mtime)   /* written meanwhile */
 			touched = settled = false;
 		st = fst;
@@ -506,12 +501,13 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 	t->dev = st.st_dev;
 	t->ino = st.st_ino;
 	t->have_id = true;
+	t->regular = true;   /* (infile_open opens no other) */
 	t->mtime = infile_mtime_ns(&st);
 	unsigned out = 0;
 	/* what was read before is not there any more (truncated and written again in place:
 	 * the inode stays, the size grows or stays) */
 	bool rewritten = !replaced && !shrank && t->win_at > 0 && t->win_at <= (long long)st.st_size &&
-			 !window_holds(fd, t);
+			 !follow_window_holds(fd, t);
 	bool modified = settled && !replaced && !shrank && !rewritten;
 	bool again = replaced || shrank || rewritten || modified;
 	t->touched = touched && !again;
@@ -524,10 +520,7 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 		      "appeared there, and a run dir's own steps.jsonl is ignored once it has them; rank 0 is now %s's",
 		      top, t->dir);
 	if (again || top) {
-		t->r = fresh_rank(f, t, (long long)st.st_size, top);
-		steps_publish_rank(steps_model_get(f->run), t->r);
-		index_log_end(f->p[t->path].log);   /* its index is stale: the next open rebuilds it */
-		f->p[t->path].log = NULL;
+		rank_replaced(f, t, fresh_rank(f, t, (long long)st.st_size, top));
 		out |= top ? FOLLOW_RELOADED : FOLLOW_GREW;
 	}
 	struct rank_steps *r = rank_for(f, t, (long long)st.st_size);
@@ -535,10 +528,10 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 		follow_file_readable(f->run, t->steps, t->rank);
 	t->unread = false;
 	if (t->win_at < 0)   /* the bytes held now, which a later rewrite changes */
-		take_window(fd, t);
+		follow_take_window(fd, t);
 	t->size = (long long)st.st_size;
 	read_slice(t, r, fd, t->size, left);
-	take_window(fd, t);
+	follow_take_window(fd, t);
 	close(fd);
 	size_t n = steps_tail_records(t->tail);
 	if (t->reload.on) {   /* compared once the file is read to its end */
@@ -569,7 +562,7 @@ static unsigned poll_meta(struct follow *f, struct ftail *t, double now)
 		return 0;   /* unchanged, or no rank of t's yet: read with it */
 	struct steps_meta meta = { 0 };
 	follow_read_meta(f->run, t->dir, t->rank, &meta, true);
-	meta_note(t, &meta);
+	follow_meta_note(t, &meta);
 	if (ri > 0) {   /* the lowest rank's text is kept, as a load keeps it */
 		free(meta.json);
 		meta.json = NULL;
@@ -596,7 +589,9 @@ static unsigned poll_file(struct follow *f, struct ftail *t, double now, long lo
 	unsigned out = poll_steps(f, t, now, left);
 	double every = f->threshold / 4 < META_EVERY ? f->threshold / 4 : META_EVERY;
 	bool due = t->records == had && !(out & FOLLOW_RELOADED) && !t->gone && now - t->meta_at >= every;
-	return due ? out | poll_meta(f, t, now) : out;
+	out |= due ? poll_meta(f, t, now) : 0;
+	follow_note_no_records(f->run, t);
+	return out;
 }
 
 /* ---- stall detection ------------------------------------------------------------------ */
@@ -692,7 +687,8 @@ static unsigned assess(struct follow *f, double now)
 	free(stalled);
 	for (size_t i = 0; i < f->ev.list.n; i++) {
 		const struct finding *e = &f->ev.list.v[i];   /* its evidence has no heap members */
-		findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
+		if (follow_events_stands(&f->ev, i))
+			findings_add(&f->live, e->id, e->severity, e->title, e->detail, e->fix, e->ev);
 	}
 	/* the state, the stalled set, the events; the "ago" figures refresh every 10 s */
 	unsigned long tick = f->state == FOLLOW_RUNNING && vd.sig ? (unsigned long)(now - f->t_start) / 10 : 0;
@@ -718,6 +714,7 @@ static void keep_loaded(struct follow *f, const char *const *paths, size_t npath
 		for (size_t k = 0; k < npaths; k++)
 			if (strcmp(f->run->paths[i], paths[k]) == 0) {
 				f->p[f->np].path = xstrdup(paths[k]);
+				f->p[f->np].noted = true;   /* until run_path_note_again() says none stands */
 				f->paths[f->np] = f->p[f->np].path;
 				f->np++;
 				break;
@@ -747,10 +744,18 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 	return f;
 }
 
+/* Some rank of m holds a record. */
+static bool any_record(const struct steps_model *m)
+{
+	for (size_t i = 0; i < steps_nranks(m); i++)
+		if (steps_nrecords(m, i))
+			return true;
+	return false;
+}
+
 unsigned follow_poll(struct follow *f, double now)
 {
-	discover(f, now);
-	unsigned out = 0;
+	unsigned out = discover(f, now);
 	long long left = f->o.slice > 0 ? f->o.slice : -1;
 	size_t k = 0, start = f->next < f->nt ? f->next : 0;
 	f->behind = false;
@@ -771,6 +776,8 @@ unsigned follow_poll(struct follow *f, double now)
 	if (out) {
 		steps_refresh(f->run->steps);
 		steps_name_run(f->run, f->run->steps);   /* run.json read again, a rank 0 replaced */
+		if (!any_record(f->run->steps))   /* every log emptied: no newest record to date */
+			f->t_newest = -1;
 	}
 	if (steps_set_live(f->run->steps))   /* the heatmap reaches the leading ranks (once) */
 		out |= FOLLOW_GREW;

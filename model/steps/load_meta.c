@@ -629,14 +629,24 @@ bool steps_meta_finished(const struct steps_meta *meta)
 	return meta->has_nsteps && meta->n_steps > 0;
 }
 
+static const char LOG_MISSING[] = "no step record, though run.json records n_steps";
+
+void steps_log_missing(struct run *run, const struct steps_meta *meta, int rank, const char *path)
+{
+	if (steps_meta_finished(meta))
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "%s %ld (written when the run finished): the "
+			 "step log is missing, empty or holds no valid record", LOG_MISSING, meta->n_steps);
+}
+
+bool steps_is_log_missing(const struct diag *d)
+{
+	return d->level == DIAG_WARN && strncmp(d->msg, LOG_MISSING, sizeof(LOG_MISSING) - 1) == 0;
+}
+
 void steps_rank_log_missing(struct run *run, const struct rank_steps *r, const char *dir)
 {
-	if (!steps_meta_finished(&r->meta))
-		return;
 	char *path = dirlist_path(dir, "steps.jsonl");
-	diag_add(&run->diags, DIAG_WARN, path, -1, -1, r->rank,
-		 "no step record, though run.json records n_steps %ld (written when the run finished): the "
-		 "step log is missing, empty or holds no valid record", r->meta.n_steps);
+	steps_log_missing(run, &r->meta, r->rank, path);
 	free(path);
 }
 

@@ -20,7 +20,9 @@
 # first line's diagnostic, at most 4 a look and the rest in a count; at the end stderr has
 # --print's data-quality line, counting what the follower read (an empty dir: why nothing).
 # Six ranks replaced by copies of themselves in one poll: one line names them, as the
-# same records (no advance: the job still finishes).
+# same records (no advance: the job still finishes). A PATH not there yet that a job then
+# writes to ends with no data-quality line, as a fresh --print (the start's "cannot open"
+# goes); a rank dir moved away and back is said back (LIVE.RANK_BACK).
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -299,6 +301,32 @@ tap_check "files replaced by copies in one poll: one line naming the ranks, the 
 	'[ "$rc" -eq 0 ] && [ "$(grep -c " LIVE.RELOADED " cp.out)" -eq 1 ] &&
 	 grep -q " low LIVE.RELOADED 6 ranks (0-5): steps.jsonl was replaced; reloaded from the start: the same \
 records (not an advance)$" cp.out && grep -q " LIVE.FINISHED job finished: all 6 ranks stopped at step 10$" cp.out'
+
+# 12. a PATH not there yet: a job writes there and finishes; what the start said of the
+#     PATH ("cannot open") goes: the data-quality line at the end is a fresh --print's
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 2 nx >nx.out 2>nx.err &
+fpid=$!
+wait_for nx.err "following every"
+sh "$writer" nx 2 0 20 0.05
+wait "$fpid"
+rc=$?
+"$TSCOPE_BIN" --no-index --print nx 2>&1 >/dev/null | grep "data quality" >nx.want
+tap_check "a PATH not there yet, then written to: the job finishes, its data-quality line a fresh --print's" \
+	'[ "$rc" -eq 0 ] && grep -q "LIVE.FINISHED" nx.out && grep -q " 0 errors, " nx.want && grep -qxF -f nx.want nx.err'
+
+# 13. a rank dir moved away and back: said gone, then back
+sh "$writer" bk 2 0 4 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 30 bk >bk.out 2>bk.err &
+fpid=$!
+wait_for bk.err "following every"
+mv bk/rank1 bk.away
+wait_for bk.out "LIVE.RANK_GONE rank 1"
+mv bk.away bk/rank1
+wait_for bk.out "LIVE.RANK_BACK"
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "a rank dir moved away and back: said back, once" \
+	'[ "$(grep -c " low LIVE.RANK_BACK rank 1: bk/rank1 is back; the rank is judged again$" bk.out)" -eq 1 ]'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan
