@@ -165,6 +165,16 @@ struct steps_ends {
 	bool running;
 };
 void steps_ends(const struct steps_model *m, struct steps_ends *e);
+/* The steps between the latest first step of a rank and the earliest last one (e) that
+ * some rank has and another lacks (rules_unjudged.c): the rules across ranks read the
+ * steps on every rank, so none of these. How many, the first runs of them ("20-39",
+ * "20-29, 41, 60-65 and 2 more") and the ranks that lack some ("rank 1", "ranks 1,3",
+ * "1200 ranks"; nranks of them); false when there are none. */
+struct steps_gaps {
+	size_t nsteps, nranks;
+	char steps[96], ranks[80];
+};
+bool steps_gaps_find(const struct steps_model *m, const struct steps_ends *e, struct steps_gaps *out);
 /* The rules whose work grows with rank 0's steps, in slices for idle time (rules.c). */
 #define STEPS_NSLICERS 4
 extern const struct rule_slicer steps_rule_slicers[STEPS_NSLICERS];

@@ -182,6 +182,12 @@ struct steps_model {
 	/* inode of the summary a heatmap row read found unusable (under lock; 0: none): its
 	 * grids all read that file, the first failure says so and invalidates it, once */
 	long long summary_failed_ino;
+	/* store_read.c's NATIVE STEPS, for the shape they were found for (native_key: ranks,
+	 * aligned steps, steps, later columns, a live run's records, budget sums known),
+	 * under lock: the run's steps and the last step of any rank */
+	size_t native_key[6];
+	size_t native_nunion;
+	long native_top;
 	/* every rank came from the index and the summary could not be used: finalize
 	 * rebuilds it rank by rank (analysis_index_rebuild.c), reporting its progress to
 	 * the open's load (load_ctx, NULL after finalize) */

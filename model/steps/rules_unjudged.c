@@ -2,8 +2,9 @@
 /* rules_unjudged.c: what the step rules (rules.c) could not judge on a run and why
  * (the subsystem's `unjudged`, findings.h findings_not_judged): a rule that needs more
  * steps than rank 0 has, a loss, memory or a phase the run does not record, stragglers
- * without enough aligned steps or on the steps before a rank starts and after one ends
- * (on no rank-to-rank comparison), a 2-rank gap neither rank's own compute explains (no
+ * without enough aligned steps or on the steps before a rank starts, after one ends and
+ * that a rank lacks in between (on no rank-to-rank comparison: steps_gaps_find finds
+ * those, for the headline too), a 2-rank gap neither rank's own compute explains (no
  * fail-slow named), an efficiency with nothing to weigh or on a rank wall that leaves
  * out phases with a share of the time (fwd, bwd: ANALYSIS_OUTSIDE_BAR; so do the rules
  * across ranks), a phase value that
@@ -305,6 +306,154 @@ static void ends_unjudged(const struct steps_model *m, struct not_judged *nj)
 	}
 }
 
+/* Step numbers, as a growing list (the steps some rank lacks: steps_gaps_find). */
+struct gap_list {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static void gap_add(struct gap_list *g, long step)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 64;
+		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+	}
+	g->v[g->n++] = step;
+}
+
+static int cmp_gap(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The steps of [lo, hi] that are not aligned (on some rank, not on every one) into g. */
+static void gaps_of_range(const struct steps_model *m, long lo, long hi, struct gap_list *g)
+{
+	size_t k = steps_aligned_lower(m, lo);
+	for (long s = lo; s <= hi; s++) {
+		while (k < steps_naligned(m) && steps_aligned_step(m, k) < s)
+			k++;
+		if (k == steps_naligned(m) || steps_aligned_step(m, k) != s)
+			gap_add(g, s);
+	}
+}
+
+/* Rank r's steps fill its span: none missing between its first and last. */
+static bool rank_dense(const struct rank_steps *r)
+{
+	return r->contiguous || (unsigned long)(r->span_hi - r->span_lo) + 1 == r->ndistinct;
+}
+
+/* Rank ri's steps in [lo, hi] (*have of them; ri has records), and when `list`, those of
+ * them not aligned into g: a rank whose steps fill its span has them all, one with the
+ * aligned steps alone has those, one inside [lo, hi] has its count (when not listed);
+ * else its steps are read, a lazy rank's into a copy (not made resident). False when
+ * they cannot be read. */
+static bool gaps_of_rank(const struct steps_model *m, size_t ri, long lo, long hi, size_t aligned, bool list,
+			 struct gap_list *g, size_t *have)
+{
+	struct rank_steps *r = m->rank[ri];
+	*have = rank_dense(r) ? (size_t)(hi - lo) + 1 : r->ndistinct == steps_naligned(m) ? aligned : r->ndistinct;
+	if (rank_dense(r) || r->ndistinct == steps_naligned(m) || (!list && r->span_lo >= lo && r->span_hi <= hi))
+		return true;
+	struct rank_steps *own = NULL;
+	if (!steps_rank_body_copy(r, &own))
+		return false;
+	const struct rank_steps *s = own ? own : r;
+	*have = 0;
+	for (size_t j = 0; j < s->ndistinct; j++) {
+		long step = store_rank_distinct_step(s, j);
+		if (step < lo || step > hi)
+			continue;
+		size_t k = steps_aligned_lower(m, step);
+		(*have)++;
+		if (list && (k == steps_naligned(m) || steps_aligned_step(m, k) != step))
+			gap_add(g, step);
+	}
+	steps_rank_body_copy_free(own);
+	return true;
+}
+
+/* "20-39", "20-29, 41, 60-65 and 2 more": the first runs of consecutive steps of the n
+ * sorted distinct steps v. */
+static void gaps_text(const int64_t *v, size_t n, char *buf, size_t len)
+{
+	size_t runs = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (++runs <= 3) {
+			text_appendf(buf, len, "%s%ld", runs > 1 ? ", " : "", (long)v[i]);
+			if (j > i)
+				text_appendf(buf, len, "-%ld", (long)v[j]);
+		}
+		i = j + 1;
+	}
+	if (runs > 3)
+		text_appendf(buf, len, " and %zu more", runs - 3);
+}
+
+bool steps_gaps_find(const struct steps_model *m, const struct steps_ends *e, struct steps_gaps *out)
+{
+	*out = (struct steps_gaps){ .nsteps = 0 };
+	if (e->n < 2 || e->first_hi > e->last_lo || steps_nunion(m) <= steps_naligned(m))
+		return false;
+	long lo = e->first_hi, hi = e->last_lo;
+	size_t N = steps_nranks(m), aligned = steps_aligned_lower(m, hi + 1) - steps_aligned_lower(m, lo), nlack = 0;
+	size_t *have = xcalloc(N ? N : 1, sizeof(*have));
+	struct gap_list g = { 0 };
+	bool dense = false, read = true; /* a rank whose steps fill its span has every step of [lo, hi] */
+	for (size_t r = 0; r < N; r++)
+		dense = dense || (steps_nrecords(m, r) && rank_dense(m->rank[r]));
+	for (size_t r = 0; r < N && read; r++)
+		read = !steps_nrecords(m, r) || gaps_of_rank(m, r, lo, hi, aligned, !dense, &g, &have[r]);
+	if (dense && read && (size_t)(hi - lo) + 1 > aligned)
+		gaps_of_range(m, lo, hi, &g);
+	if (g.n)
+		qsort(g.v, g.n, sizeof(*g.v), cmp_gap);
+	size_t u = 0;
+	for (size_t j = 0; j < g.n; j++)
+		if (u == 0 || g.v[u - 1] != g.v[j])
+			g.v[u++] = g.v[j];
+	long *ids = xmalloc((N ? N : 1) * sizeof(*ids));
+	for (size_t r = 0; read && u && r < N; r++)
+		if (steps_nrecords(m, r) && have[r] < aligned + u)
+			ids[nlack++] = steps_rank_id(m, r);
+	if (nlack) {
+		char list[64];
+		out->nsteps = u;
+		out->nranks = nlack;
+		gaps_text(g.v, u, out->steps, sizeof(out->steps));
+		if (ranklist_format(ids, nlack, list, sizeof(list)))
+			snprintf(out->ranks, sizeof(out->ranks), "rank%s %s", nlack > 1 ? "s" : "", list);
+		else
+			snprintf(out->ranks, sizeof(out->ranks), "%zu ranks", nlack);
+	}
+	free(ids);
+	free(g.v);
+	free(have);
+	return nlack > 0;
+}
+
+/* The steps between the ends that some rank lacks (steps_gaps_find): the rules across
+ * ranks compared no rank on them, as on the steps before a rank starts. */
+static void gaps_unjudged(const struct steps_model *m, struct not_judged *nj)
+{
+	struct steps_ends e;
+	struct steps_gaps g;
+	char subject[112];
+	steps_ends(m, &e);
+	if (!steps_gaps_find(m, &e, &g))
+		return;
+	snprintf(subject, sizeof(subject), "step%s %s", g.nsteps > 1 ? "s" : "", g.steps);
+	findings_unjudged_add_about(nj, IDS_ALIGNED, subject, "stragglers and imbalance on %s (%s %s %s)", subject,
+				    g.ranks, g.nranks > 1 ? "lack" : "lacks",
+				    g.nranks > 1 ? "some of them" : g.nsteps > 1 ? "them" : "it");
+}
+
 /* A 2-rank gap whose cause is not judged (analysis_gap_rank): no fail-slow named. */
 static void gap_unjudged(const struct distributed *d, struct not_judged *nj)
 {
@@ -333,8 +482,10 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 				      "stragglers%s (%zu aligned step%s, the noise test needs %d)",
 				      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
 				      STRAG_MIN_JUDGE);
-	if (d && !unweighable)
+	if (d && !unweighable) {
 		ends_unjudged(run->steps, nj);
+		gaps_unjudged(run->steps, nj);
+	}
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE)
 		nodes_unjudged(run, nj);
 	if (d && !unweighable && d->n_steps >= STRAG_MIN_JUDGE && d->world_size < STALL_MIN_RANKS)

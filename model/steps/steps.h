@@ -261,9 +261,14 @@ bool steps_find(const struct steps_model *m, size_t ri, long step, size_t *pos);
 /* Number of distinct step numbers in rank ri. */
 size_t steps_ndistinct(const struct steps_model *m, size_t ri);
 /* Smallest and largest step number of rank ri (false when it has no record); from the
- * rank's shell, so it never reads a lazy rank's body. */
+ * rank's shell, but natively (not under --compat pytscope) without the steps at its ends
+ * whose records have no phase and that not every rank has (store_read.c NATIVE STEPS:
+ * a lazy rank's body is read only when its records may lack a phase). */
 bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi);
-/* Distinct step numbers over all ranks (the union), and how many of them rank ri lacks. */
+/* Rank ri's distinct step numbers inside that span. */
+size_t steps_rank_nsteps(const struct steps_model *m, size_t ri);
+/* Distinct step numbers over all ranks (the union; natively not those inside no rank's
+ * span), and how many of them rank ri lacks. */
 size_t steps_nunion(const struct steps_model *m);
 size_t steps_missing(const struct steps_model *m, size_t ri);
 /* Resident bytes of the step storage (columns, bitmaps, indexes), for benchmarks. */
@@ -301,7 +306,8 @@ size_t steps_aligned_pos(const struct steps_model *m, size_t ri, size_t k);
 /* The heatmap's columns: the aligned steps (column k < steps_naligned() is aligned step
  * k), then every step after the last aligned one that some rank has, ascending (a live
  * run's leading ranks, the ranks that go on after one ended early), where a rank
- * without a record has it missing (never 0). */
+ * without a record has it missing (never 0); natively up to the last step of a rank's
+ * span. */
 size_t steps_ncolumns(const struct steps_model *m);
 long steps_column_step(const struct steps_model *m, size_t k);
 /* The largest step number of rank ri (LONG_MIN when it has no record). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* store_read.c: the read accessors of the per-rank step store (steps.h): rank ids and
  * paths, records, steps, timestamps and metric values by position, step -> position
- * lookup, the union and aligned step sets, resident-size accounting and the series
+ * lookup, the union and aligned step sets, the steps natively (a record without any phase
+ * extends no span: NATIVE STEPS below), resident-size accounting and the series
  * metrics. Writing and compaction are store.c. */
 #include "model/steps/internal.h"
 
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "model/steps/analysis.h"
 
 size_t steps_nranks(const struct steps_model *m)
@@ -200,6 +202,120 @@ size_t steps_ndistinct(const struct steps_model *m, size_t ri)
 	return m->rank[ri]->ndistinct;
 }
 
+/* ---- NATIVE STEPS --------------------------------------------------------------------
+ * A record without any phase (an eval record's scalars) is natively no step (analysis.h
+ * STEPS TIMED); under --compat pytscope every record is one. So natively a step at
+ * either end of a rank's steps none of whose records has a phase, and that not every
+ * rank has (an aligned step stays: the analyses across ranks read it), is left out of
+ * the rank's span and its steps (steps_rank_nsteps, steps_missing), out of the run's
+ * steps when no rank has it otherwise (steps_nunion), and out of the heatmap's columns
+ * after the aligned ones when it is after every rank's last step (steps_ncolumns). A
+ * rank without any phase keeps its steps: none would be left to name. */
+
+/* Whether m is read natively and has steps to leave out: some step is not on every rank. */
+static bool native_steps(const struct steps_model *m)
+{
+	return m->run && !(m->run->opts && m->run->opts->compat_pytscope) && m->nunion > m->naligned;
+}
+
+/* Rank r's record pos has a phase value. */
+static bool record_phased(const struct steps_model *m, const struct rank_steps *r, size_t pos)
+{
+	double v;
+	for (size_t i = 0; i < r->ncol && i < m->nmetric; i++)
+		if (m->metric[i].kind == METRIC_PHASE && store_rank_value(r, (int)i, pos, &v))
+			return true;
+	return false;
+}
+
+/* The budget sums of rank ri the analysis cache holds (the index summary's, or the
+ * distributed analysis's), or NULL. */
+static const struct budget_sums *known_sums(const struct steps_model *m, size_t ri)
+{
+	const struct analysis_cache *c = m->analysis;
+	return c && c->bsum && ri < c->nranks && c->bsum[ri].n == m->rank[ri]->n ? &c->bsum[ri] : NULL;
+}
+
+/* Whether rank ri's span is its shell's: a phase has a value in every record, or no
+ * record has any (a rank without any phase keeps its steps). A lazy rank is not read for
+ * it: its budget sums say how many records have a value of each line, and until they
+ * are known (an index's shards merged) it is taken as its shell says. */
+static bool shell_span(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	bool all = false, any = false;
+	if (__atomic_load_n(&r->lazy, __ATOMIC_ACQUIRE)) {
+		const struct budget_sums *b = known_sums(m, ri);
+		for (size_t l = 0; b && l < BUDGET_NLANES; l++) {
+			all = all || b->lane_n[l] == r->n;
+			any = any || b->lane_n[l] > 0;
+		}
+		if (!b || all || !any)
+			return true;
+		rank_need_body(r);
+	}
+	for (size_t i = 0; i < r->ncol && i < m->nmetric; i++)
+		if (m->metric[i].kind == METRIC_PHASE) {
+			all = all || r->col[i].count == r->n;
+			any = any || r->col[i].count > 0;
+		}
+	return all || !any;
+}
+
+/* The position of rank r's distinct step k (its last record). */
+static size_t distinct_pos(const struct rank_steps *r, size_t k)
+{
+	return r->contiguous ? k : r->idx_pos[k];
+}
+
+/* The smallest and largest step of rank r's records with a phase into lo, hi; false when
+ * none has. A rank that logs each step once is walked in from its ends; one that logs a
+ * step twice is read whole (an earlier record of a step may have the phases). */
+static bool phased_bounds(const struct steps_model *m, const struct rank_steps *r, long *lo, long *hi)
+{
+	if (r->n > r->ndistinct) {
+		bool found = false;
+		for (size_t p = 0; p < r->n; p++)
+			if (record_phased(m, r, p)) {
+				long s = store_rank_step(r, p);
+				*lo = found && *lo < s ? *lo : s;
+				*hi = found && *hi > s ? *hi : s;
+				found = true;
+			}
+		return found;
+	}
+	size_t a = 0, b = r->ndistinct;
+	while (a < b && !record_phased(m, r, distinct_pos(r, a)))
+		a++;
+	if (a == b)
+		return false;
+	while (!record_phased(m, r, distinct_pos(r, b - 1)))
+		b--;
+	*lo = store_rank_distinct_step(r, a);
+	*hi = store_rank_distinct_step(r, b - 1);
+	return true;
+}
+
+/* Rank ri's span natively into lo, hi (r->n > 0): from its first step with a phase or
+ * the first aligned step, whichever is earlier, to the later of its last one and the
+ * last aligned step. */
+static void native_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
+{
+	const struct rank_steps *r = m->rank[ri];
+	long a, b;
+	*lo = r->span_lo;
+	*hi = r->span_hi;
+	if (shell_span(m, ri) || !phased_bounds(m, r, &a, &b))
+		return;
+	if (m->naligned) {
+		long first = steps_aligned_step(m, 0), last = steps_aligned_step(m, m->naligned - 1);
+		a = first < a ? first : a;
+		b = last > b ? last : b;
+	}
+	*lo = a;
+	*hi = b;
+}
+
 bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
 {
 	const struct rank_steps *r = m->rank[ri];
@@ -207,17 +323,130 @@ bool steps_rank_span(const struct steps_model *m, size_t ri, long *lo, long *hi)
 		return false;
 	*lo = r->span_lo;
 	*hi = r->span_hi;
+	if (native_steps(m))
+		native_span(m, ri, lo, hi);
 	return true;
+}
+
+/* Rank r's distinct steps before step. */
+static size_t distinct_below(const struct rank_steps *r, long step)
+{
+	if (r->contiguous) {
+		if (step <= r->step0)
+			return 0;
+		unsigned long k = (unsigned long)step - (unsigned long)r->step0;
+		return k < r->n ? (size_t)k : r->n;
+	}
+	rank_need_body(r);
+	size_t lo = 0, hi = r->ndistinct;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->idx_step[mid] < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t steps_rank_nsteps(const struct steps_model *m, size_t ri)
+{
+	const struct rank_steps *r = m->rank[ri];
+	long lo, hi;
+	if (!steps_rank_span(m, ri, &lo, &hi) || (lo == r->span_lo && hi == r->span_hi))
+		return r->ndistinct;
+	return distinct_below(r, hi + 1) - distinct_below(r, lo);
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Rank r's steps outside [lo, hi] appended to *v (*n of them, room for *cap). */
+static void steps_outside(const struct rank_steps *r, long lo, long hi, int64_t **v, size_t *n, size_t *cap)
+{
+	size_t a = distinct_below(r, lo), b = distinct_below(r, hi + 1);
+	size_t more = a + (r->ndistinct - b);
+	if (*n + more > *cap) {
+		*cap = (*n + more) * 2;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	for (size_t k = 0; k < r->ndistinct; k++)
+		if (k < a || k >= b)
+			(*v)[(*n)++] = store_rank_distinct_step(r, k);
+}
+
+/* The run's steps natively (*nunion) and the last step of any rank (*top, LONG_MIN
+ * when none has a record): the steps a rank's span leaves out that no other rank has
+ * inside its own are not counted. */
+static void native_union(const struct steps_model *m, size_t *nunion, long *top)
+{
+	size_t N = m->nrank, ncut = 0, cap = 0, gone = 0;
+	long *lo = xmalloc((N ? N : 1) * sizeof(*lo)), *hi = xmalloc((N ? N : 1) * sizeof(*hi));
+	int64_t *cut = NULL;
+	*top = LONG_MIN;
+	for (size_t r = 0; r < N; r++) {
+		const struct rank_steps *rs = m->rank[r];
+		if (!steps_rank_span(m, r, &lo[r], &hi[r]))
+			continue;
+		*top = hi[r] > *top ? hi[r] : *top;
+		if (lo[r] != rs->span_lo || hi[r] != rs->span_hi)
+			steps_outside(rs, lo[r], hi[r], &cut, &ncut, &cap);
+	}
+	if (ncut)
+		qsort(cut, ncut, sizeof(*cut), cmp_step);
+	for (size_t j = 0; j < ncut; j++) {
+		if (j > 0 && cut[j] == cut[j - 1])
+			continue;
+		bool kept = false;
+		size_t pos;
+		for (size_t r = 0; r < N && !kept; r++)
+			kept = m->rank[r]->n && lo[r] <= cut[j] && cut[j] <= hi[r] && steps_find(m, r, cut[j], &pos);
+		gone += !kept;
+	}
+	*nunion = m->nunion - gone;
+	free(cut);
+	free(lo);
+	free(hi);
+}
+
+/* native_union(), kept for the model's shape it was found for (under lock). */
+static void native_memo(const struct steps_model *m, size_t *nunion, long *top)
+{
+	struct steps_model *w = (struct steps_model *)m; /* the memo is no part of the model's value */
+	const struct analysis_cache *c = m->analysis; /* until budget sums are known, lazy ranks keep their span */
+	size_t key[6] = { m->nrank, m->naligned, m->nunion, m->ntail, m->live ? steps_total_records(m) : 0,
+			  c && c->bsum };
+	pthread_mutex_lock(&w->lock);
+	bool have = memcmp(key, m->native_key, sizeof(key)) == 0;
+	*nunion = m->native_nunion;
+	*top = m->native_top;
+	pthread_mutex_unlock(&w->lock);
+	if (have)
+		return;
+	native_union(m, nunion, top);
+	pthread_mutex_lock(&w->lock);
+	memcpy(w->native_key, key, sizeof(key));
+	w->native_nunion = *nunion;
+	w->native_top = *top;
+	pthread_mutex_unlock(&w->lock);
 }
 
 size_t steps_nunion(const struct steps_model *m)
 {
-	return m ? m->nunion : 0;
+	size_t n;
+	long top;
+	if (!m || !native_steps(m))
+		return m ? m->nunion : 0;
+	native_memo(m, &n, &top);
+	return n;
 }
 
 size_t steps_missing(const struct steps_model *m, size_t ri)
 {
-	return m->nunion - m->rank[ri]->ndistinct;
+	return steps_nunion(m) - steps_rank_nsteps(m, ri);
 }
 
 size_t steps_naligned(const struct steps_model *m)
@@ -249,9 +478,37 @@ long steps_max_step(const struct steps_model *m, size_t ri)
 	return r->ndistinct ? store_rank_distinct_step(r, r->ndistinct - 1) : LONG_MIN;
 }
 
+/* The columns after the aligned ones with a step up to top (the tail ascends). */
+static size_t tail_through(const struct steps_model *m, long top)
+{
+	if (m->tail_range) {
+		if (top < m->tail_lo)
+			return 0;
+		unsigned long upto = (unsigned long)top - (unsigned long)m->tail_lo + 1;
+		return upto < m->ntail ? (size_t)upto : m->ntail;
+	}
+	size_t lo = 0, hi = m->ntail;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->tail[mid] <= top)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t steps_ncolumns(const struct steps_model *m)
 {
-	return m ? m->naligned + m->ntail : 0;
+	if (!m)
+		return 0;
+	size_t ntail = m->ntail, n;
+	long top;
+	if (ntail && native_steps(m)) {
+		native_memo(m, &n, &top);
+		ntail = tail_through(m, top);
+	}
+	return m->naligned + ntail;
 }
 
 long steps_column_step(const struct steps_model *m, size_t k)

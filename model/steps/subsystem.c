@@ -3,7 +3,10 @@
  * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
  * (grid.c), the Ranks/Steps/Budget tabs, the headline summary (a share a rule judges on
  * its side of the bar: analysis.h BARS; a lowest rank's run.json found but not read
- * named with why where run.json would speak: MFU, coverage, environment, config),
+ * named with why where run.json would speak: MFU, coverage, environment, config; the
+ * steps on no rank-to-rank analysis: before a rank starts, after one ends, lacked in
+ * between; under --compat pytscope no line from steps built from ProfilerSteps,
+ * model/compat.h),
  * finalize and the model's lifetime (store.c).
  * Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
@@ -12,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/compat.h"
 #include "model/index/index.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
@@ -418,9 +422,8 @@ static const char *summary_whose(const struct steps_model *m, char *buf, size_t 
 	return buf;
 }
 
-/* Ranks and steps found against the world_size (run_world_size) and run.json's n_steps
- * (lowest rank's), with the missing rank ids. unread: why the lowest rank's run.json
- * cannot be read, or NULL. */
+/* Ranks found against the world_size (run_world_size), with the missing rank ids.
+ * unread: why the lowest rank's run.json cannot be read, or NULL. */
 static void summary_coverage(const struct run *run, const struct steps_meta *meta, const char *unread,
 			     struct summary *out)
 {
@@ -451,8 +454,13 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 			summary_add_coverage(out, n, world, traces ? "the traces' world_size" : "world_size", subset,
 					     &missing, &beyond);
 	}
+}
+
+/* The steps found against run.json's n_steps (lowest rank's). */
+static void summary_steps_found(const struct steps_model *m, const struct steps_meta *meta, struct summary *out)
+{
 	long lo = -1, hi = -1;
-	for (size_t ri = 0; ri < n; ri++) {
+	for (size_t ri = 0; ri < steps_nranks(m); ri++) {
 		long a, b;
 		if (steps_rank_span(m, ri, &a, &b)) {
 			lo = lo < 0 || a < lo ? a : lo;
@@ -555,6 +563,20 @@ static void summary_ends(const struct steps_model *m, const struct steps_ends *e
 		    "rank %d at step %ld, rank %d at %ld (%zu of %zu %s); %s", steps_rank_id(m, e->last_lo_r),
 		    e->last_lo, steps_rank_id(m, e->last_hi_r), e->last_hi, e->early, e->n,
 		    e->running ? "behind, the run is live" : "end early", cross);
+}
+
+/* Ranks that lack steps between the ends that others have (a rank that skipped steps, a
+ * log with a hole): those steps are on no rank-to-rank analysis either (steps_gaps_find),
+ * so the imbalance and stragglers lines judge the other steps alone. */
+static void summary_gaps(const struct steps_model *m, const struct steps_ends *e, struct summary *out)
+{
+	struct steps_gaps g;
+	if (!steps_gaps_find(m, e, &g))
+		return;
+	summary_add(out, TONE_WARN, "ranks lack",
+		    "%s %s %sstep%s %s (%zu step%s other ranks have); cross-rank analyses leave %s out", g.ranks,
+		    g.nranks > 1 ? "lack" : "lacks", g.nranks > 1 ? "some of " : "", g.nsteps > 1 ? "s" : "", g.steps,
+		    g.nsteps, g.nsteps > 1 ? "s" : "", g.nsteps > 1 ? "them" : "it");
 }
 
 /* The ranks whose run.json names another run than the lowest rank's, or another
@@ -705,7 +727,12 @@ static void steps_summary(struct run *run, struct summary *out)
 		return;
 	}
 	summary_add(out, TONE_NORMAL, "ranks", "%zu", steps_nranks(m));
-	if (steps_has_records(run))
+	/* --compat pytscope of steps built from ProfilerSteps: pytscope reads none of them
+	 * (model/compat.h), so no line is made from them, as the panes leave them out */
+	const char *refused = compat_view_refusal(run, "steps");
+	if (refused)
+		summary_add(out, TONE_NORMAL, "steps", "%s", refused);
+	else if (steps_has_records(run))
 		summary_add(out, TONE_NORMAL, "steps", "%zu aligned across ranks, %zu distinct", steps_naligned(m),
 			    steps_nunion(m));
 	else
@@ -713,8 +740,11 @@ static void steps_summary(struct run *run, struct summary *out)
 	const struct steps_meta *meta = steps_rank_meta(m, 0);
 	struct steps_ends ends;
 	steps_ends(m, &ends);
-	summary_starts(m, &ends, out);
-	summary_ends(m, &ends, out);
+	if (!refused) {
+		summary_starts(m, &ends, out);
+		summary_ends(m, &ends, out);
+		summary_gaps(m, &ends, out);
+	}
 	if (meta->present)
 		summary_mixed(run, meta, out);
 	summary_started(m, out); /* over the ranks with a run.json, the lowest one's or not */
@@ -728,8 +758,11 @@ static void steps_summary(struct run *run, struct summary *out)
 	/* a subset says so, run.json or not; so do traces that know the world_size */
 	if (meta->present || unread || steps_left_out(m) || run_world_size(run, NULL) >= 0)
 		summary_coverage(run, meta, unread, out);
-	summary_distributed(run, out);
-	summary_budget(run, unread, out);
+	if (!refused) {
+		summary_steps_found(m, meta, out);
+		summary_distributed(run, out);
+		summary_budget(run, unread, out);
+	}
 	if (meta->present)
 		summary_env(m, meta, out);
 	else if (unread)

@@ -185,7 +185,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		}
 		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
 		if (steps_nunion(m))
-			table_set_num(t, row, c_cov, (double)steps_ndistinct(m, r) / (double)steps_nunion(m));
+			table_set_num(t, row, c_cov, (double)steps_rank_nsteps(m, r) / (double)steps_nunion(m));
 		if (!d) { /* one rank, or no step on every rank: its own peak still is one */
 			struct rank_stat one = { 0 };
 			analysis_rank_mem_peak(m, r, &one);

@@ -8,7 +8,14 @@
 # into the run), from the index too; rank dirs whose run.json disagree on world_size (an
 # elastic job) are judged against the largest, the coverage line naming the values and
 # which ranks say each and the ranks missing, and the stragglers line is qualified the
-# same way.
+# same way. Steps a rank lacks between its first and last that the others have (a hole
+# in its log; gen_demo runs edited) are on no rank-to-rank analysis: the headline's
+# "ranks lack" line and a not-judged item name the steps and the ranks, in the report,
+# the findings export and from the index, as for a rank that starts late. A record
+# without any phase (an eval record's scalars) is natively no step: one logged by rank 0
+# after its last step extends no span (no "ranks end"; steps found, missing_steps and
+# coverage as without it, no heatmap column for it), from the index too; --compat
+# pytscope keeps every record a step.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -83,4 +90,68 @@ tap_check "all saying 16: the plain coverage and stragglers lines" \
 	'grep -qx "  coverage  *14 of 16 ranks (world_size); missing 14, 15" el16.out &&
 	 grep -qx "  stragglers  *1 (rank 12: .*) among the 14 ranks loaded (ranks 14, 15 of world_size 16 missing)" \
 		el16.out'
+
+# Steps a rank lacks in between: rank 1 of a 4-rank demo run has no record of steps
+# 20-39, during which rank 2 is 1.4x slower (its slowdown is then on no aligned step).
+# edit DIR PY: run the python3 body PY on each rank's records (r: rank, a: its records).
+edit() {
+	python3 - "$1" "$2" <<'EOF'
+import json, os, sys
+d, body = sys.argv[1], sys.argv[2]
+for r in range(4):
+    p = os.path.join(d, "rank%d" % r, "steps.jsonl")
+    a = [json.loads(l) for l in open(p)]
+    exec(body)
+    open(p, "w").write("".join(json.dumps(x) + "\n" for x in a))
+EOF
+}
+B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+"$B/gen_demo" hole 4 60 >/dev/null
+edit hole 'a = [x for x in a if r != 1 or not 20 <= x["step"] < 40]
+for x in a:
+    if r == 2 and 20 <= x["step"] < 40:
+        x["phases"]["forward"] *= 1.4; x["phases"]["backward"] *= 1.4'
+"$TSCOPE_BIN" --print --no-index --color never hole >hole.out 2>/dev/null
+lack="rank 1 lacks steps 20-39 (20 steps other ranks have); cross-rank analyses leave them out"
+tap_check "rank 1 lacks steps 20-39: the headline says so, and that cross-rank analyses leave them out" \
+	'grep -qx "  ranks lack  *$lack" hole.out'
+nj="stragglers and imbalance on steps 20-39 (rank 1 lacks them)"
+tap_check "... the not-judged list names the steps and the rank" 'grep -qx "  - $nj" hole.out'
+"$TSCOPE_BIN" --export findings --no-index hole >hole.csv 2>/dev/null
+tap_check "... so does the findings export" 'grep -q "^not judged,DIST.STRAGGLER .*,$nj,,,," hole.csv'
+"$TSCOPE_BIN" index hole >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never hole >hole_idx.out 2>/dev/null
+tap_check "... the same from the index" '[ -f hole/.tscope-index/summary.tsx ] && cmp -s hole.out hole_idx.out'
+"$B/gen_demo" holes 4 60 >/dev/null
+edit holes 'a = [x for x in a if not (r == 1 and 20 <= x["step"] < 30 or r == 3 and x["step"] in (41, 45, 46, 47, 52))]'
+"$TSCOPE_BIN" --print --no-index --color never holes >holes.out 2>/dev/null
+some="steps 20-29, 41, 45-47 and 1 more"
+tap_check "ranks 1 and 3 lack steps: the first stretches named, the rest counted" \
+	'grep -q "^  ranks lack  *ranks 1,3 lack some of $some (15 steps other ranks have);" holes.out &&
+	 grep -qx "  - stragglers and imbalance on $some (ranks 1,3 lack some of them)" holes.out'
+"$B/gen_demo" nohole 4 60 >/dev/null
+"$TSCOPE_BIN" --print --no-index --color never nohole >nohole.out 2>/dev/null
+tap_check "no step lacking: no such line nor item" '! grep -q "ranks lack\|lacks\? \(some of \)\?them" nohole.out'
+
+# A phase-less eval record logged by rank 0 after its last step (step 60).
+"$B/gen_demo" evalend 4 60 >/dev/null
+edit evalend 'a += [{"step": 60, "timestamp": a[-1]["timestamp"] + 5, "scalars": {"eval_loss": 2.4}}] if r == 0 else []'
+"$TSCOPE_BIN" --print --no-index --color never evalend >ee.out 2>/dev/null
+tap_check "an eval record after rank 0's last step: no rank ends early, steps found 0-59, nothing not judged" \
+	'! grep -q "ranks end\|not judged\|step 60" ee.out &&
+	 grep -q "^  steps  *60 aligned across ranks, 60 distinct$" ee.out &&
+	 grep -q "^  steps found  *0-59 (60 distinct) of run.json n_steps 60$" ee.out'
+"$TSCOPE_BIN" --export ranks --no-index evalend >ee.csv 2>/dev/null
+tap_eq "... every rank misses no step, coverage 1" "0,61,0,1 1,60,0,1 2,60,0,1 3,60,0,1 " \
+	"$(cut -d, -f1,2,10,11 ee.csv | sed 1d | tr '\n' ' ')"
+"$TSCOPE_BIN" --export heatmap --no-index evalend >eeh.csv 2>/dev/null
+tap_check "... no heatmap column for step 60" '! grep -q "^[0-9]*,60," eeh.csv && grep -q "^3,59,59," eeh.csv'
+"$TSCOPE_BIN" index evalend >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never evalend >ee_idx.out 2>/dev/null
+"$TSCOPE_BIN" --export ranks evalend >ee_idx.csv 2>/dev/null
+tap_check "... the same from the index" 'cmp -s ee.out ee_idx.out && cmp -s ee.csv ee_idx.csv'
+"$TSCOPE_BIN" --export ranks --compat pytscope evalend >eec.csv 2>/dev/null
+"$TSCOPE_BIN" --export heatmap --compat pytscope evalend >eech.csv 2>/dev/null
+tap_check "... --compat pytscope: every record a step (ranks 1-3 miss step 60, its column is there)" \
+	'grep -q "^1,60,.*,1,0.98[0-9]*,[^,]*,no," eec.csv && grep -q "^3,60,60,,,,$" eech.csv'
 tap_plan

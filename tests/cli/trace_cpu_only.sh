@@ -15,7 +15,8 @@
 # steps or trace found" (exit 1, nothing written or opened); with the GPU trace.json (or
 # a trace.json.gz), the views made from its ProfilerStep steps (steps, budget, heatmap,
 # heatmap_cells, ranks, nodes) are refused with why (exit 1), --export all leaves them
-# out saying so, and the trace's own views (comm_overlap) are still written.
+# out saying so, and the trace's own views (comm_overlap) are still written; the
+# explorer's Overview makes no headline line from those steps (its steps line says why).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -131,6 +132,17 @@ tap_check "... --export all leaves out the views of its steps, saying so; writes
 	 grep -qx "tscope-tui: --export all leaves out heatmap_cells, ranks, steps, heatmap, budget: $why" lo.err'
 "$T" --export all -o lo.native --no-index gpudir >/dev/null 2>&1
 tap_check "... without --compat, --export all writes them" '[ -f lo.native/steps.csv ] && [ -f lo.native/budget.csv ]'
+
+# The explorer's Overview under --compat pytscope: no headline line built from the
+# ProfilerStep steps (steps aligned, budget, top recoverable), the steps line saying why.
+printf '1\n:dump ov.screen\nq\n' >ov.keys
+TSCOPE_SCRIPT=ov.keys TERM=dumb LINES=40 COLUMNS=160 "$T" --tui --no-index --compat pytscope gpudir >/dev/null 2>&1
+tap_check "--compat pytscope, a GPU trace.json: the Overview's steps line says why, no line from its steps" \
+	'grep -q "^  steps  *$why$" ov.screen && grep -q "^  GPU time " ov.screen &&
+	 ! grep -q "aligned across ranks\|^  budget \|^  top recoverable " ov.screen'
+TSCOPE_SCRIPT=ov.keys TERM=dumb LINES=40 COLUMNS=160 "$T" --tui --no-index gpudir >/dev/null 2>&1
+tap_check "... without --compat, the lines from its steps" \
+	'grep -q "^  steps  *[0-9]* aligned across ranks" ov.screen && grep -q "^  budget " ov.screen'
 
 REAL=$TSCOPE_ROOT/../shared/real
 if [ -d "$REAL/kineto-hta-2rank" ]; then

@@ -45,7 +45,7 @@ static void add_rank(struct steps_model *m, int id, long first, long n, int loss
 	for (long s = first; s < first + n; s++) {
 		size_t pos = rank_append(r, s, 100.0 + (double)s, true);
 		rank_set(r, pos, loss, 2.5);            /* constant: run-length encoded at finalize */
-		if (s % 3)
+		if (s % 3 || s == first)        /* its first step has a phase: a step natively */
 			rank_set(r, pos, fwd, (double)(1000 + s) / 1e9);
 	}
 	steps_publish_rank(m, r);
@@ -65,6 +65,8 @@ static void test_grow(void)
 	for (long s = 100; s < 110; s++) {
 		size_t pos = rank_append(r, s, 100.0 + (double)s, true);
 		rank_set(r, pos, loss, 3.0);
+		if (s != 105)   /* the last has a phase: the new steps are steps natively */
+			rank_set(r, pos, fwd, (double)(1000 + s) / 1e9);
 	}
 	ok(steps_refresh(m), "refresh after appends reports a change");
 	is_int(steps_nrecords(m, 0), 110, "rank 0 grew to 110 records");
