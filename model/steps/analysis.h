@@ -378,13 +378,22 @@ bool analysis_rank_has_compute(struct run *run, size_t ri);
  *   that is no fail-slow is kept (gap_onset) and said in the straggler line (the
  *   not-judged list too when not judged), and is no onset: the SLOW THROUGHOUT test reads
  *   the >= STRAG_MIN_STEPS steps before it only.
- *   SLOW THROUGHOUT: otherwise, when the median slowdown over all steps is
- *   >= STRAG_MIN_SHIFT with z = shift / (sigma / sqrt(S)) >= STRAG_Z.
+ *   "After t" is the level the rank holds to the end: from the downward change point u of
+ *   its slowdown over [t, S) (at least STALL_MIN_STEPS steps after it) when it fell there
+ *   significantly (median over [t, u) minus over [u, S)), else from t; S - t above reads
+ *   S - u. A rise that falls back to a level no longer significantly above the one before
+ *   t is a stretch that ended: no onset, and the TRANSIENT STALL search reads every step
+ *   against the level before t (SLOW THROUGHOUT the steps before t only).
+ *   SLOW THROUGHOUT: otherwise, when the median slowdown is >= STRAG_MIN_SHIFT with
+ *   z = shift / (sigma / sqrt(n)) >= STRAG_Z over the n steps of the level it holds to the
+ *   end (as above, from step 0); when only the steps before such a fall are slow, that is
+ *   a stretch that ended, the stall search weighing steps against the level after it.
  *   The STRAGGLER SET is the ranks of either kind plus pytscope's straggler; its cost is
  *   the time lost (seconds the others waited, as time_lost) since the onset. Every view
  *   (ranks' straggler column, Overview, n/N, findings) reads this set.
  *   TRANSIENT STALL: the maximum-sum run [a, b] of x_k - base - tau, where base is the
- *   median slowdown before the onset (the whole run when not a straggler), 0 when that is
+ *   median slowdown before the onset (the whole run when not a straggler; the level
+ *   outside a stretch that ended, above), 0 when that is
  *   negative (a rank faster than the others is not stalled where it is merely not
  *   faster: a stall is slower than the step median, by the margin below), and
  *   tau = max(STALL_MIN_SHIFT / 2, 3 sigma) (a step above it counts by its excess over

@@ -294,6 +294,17 @@ static void dist_steps(const struct run *run, struct step_pass *p, double *sum_m
 	}
 }
 
+/* The median of v[n] (reordered), NaN when a value is NaN (a NaN phase value), as their
+ * mean is: no order of NaN among the others makes one of them the rank's median, and none
+ * is sorted. */
+static double median_unless_nan(double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return NAN;
+	return stats_median_inplace(v, n);
+}
+
 /* no_compute of the rank's compute vals[S], and own_mean and own_median when it is not 0
  * (else the caller sets mean_compute and median_compute); scratch: S doubles. */
 static void own_figures(const double *vals, size_t S, double *scratch, struct rank_stat *rs)
@@ -305,7 +316,7 @@ static void own_figures(const double *vals, size_t S, double *scratch, struct ra
 	rs->no_compute = S - n;
 	if (n < S) {
 		rs->own_mean = n ? stats_mean(scratch, n) : NAN;
-		rs->own_median = n ? stats_median_inplace(scratch, n) : NAN;
+		rs->own_median = n ? median_unless_nan(scratch, n) : NAN;
 	}
 }
 
@@ -348,7 +359,8 @@ static void dist_rank(const struct step_pass *p, size_t r, double *buf, double *
 	analysis_rank_verdict(d, r, vals, ratio, nratio == S, p->lost, scratch, rs);
 	rs->rank = steps_rank_id(m, r);
 	rs->mean_compute = stats_mean(vals, S);
-	rs->median_compute = stats_median_buf(vals, S, scratch);
+	memcpy(scratch, vals, S * sizeof(*scratch));
+	rs->median_compute = median_unless_nan(scratch, S);
 	if (!rs->no_compute) {
 		rs->own_mean = rs->mean_compute;
 		rs->own_median = rs->median_compute;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_stragglers.c: tscope-tui's own straggler rules (analysis.h STRAGGLERS): per
- * rank a fail-slow change point, a slow-throughout test and the biggest transient stall,
- * each with a z test against the rank's step-to-step noise, over the judged steps
+ * rank a fail-slow change point, a slow-throughout test (both weighed by the level the
+ * rank holds to the end: a slow stretch that ends is none) and the biggest transient
+ * stall, each with a z test against the rank's step-to-step noise, over the judged steps
  * (analysis.h JUDGED STEPS); then the one straggler set every view reads, and its line.
  * O(steps) per rank; medians (selection) only for candidate ranks. */
 #include "model/steps/internal.h"
@@ -69,14 +70,14 @@ static double cusum_score(double total, double prefix, size_t t, size_t S)
 
 #define CP_STRIDE 8
 
-/* The change point t in [1, S - STRAG_MIN_STEPS] maximising cusum_score; 0: none. The
+/* The change point t in [1, S - min_after] maximising cusum_score; 0: none. The
  * score is evaluated every CP_STRIDE steps, then at every step within CP_STRIDE of the
  * best (the score is smooth next to a real change point; a stride costs < 1 ns a step). */
-static size_t change_point(const double *x, size_t S, double total)
+static size_t change_point(const double *x, size_t S, double total, size_t min_after)
 {
-	if (S <= STRAG_MIN_STEPS)
+	if (S <= min_after)
 		return 0;
-	size_t last = S - STRAG_MIN_STEPS, best = 0;
+	size_t last = S - min_after, best = 0;
 	double pre = 0, best_score = 0, best_pre = 0;
 	for (size_t t = 1; t <= last; t++) {
 		pre += x[t - 1];
@@ -187,17 +188,57 @@ static enum gap_cause gap_cause(const struct distributed *d, const double *c, si
 	return d->world_size > 2 ? GAP_SELF : GAP_UNKNOWN;
 }
 
-/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow), *gap the index
- * of a rise that is no fail-slow (rank_stat.gap_onset; S when none). */
-static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
-			   double *y, size_t *gap, struct rank_stat *rs)
+/* The start of the level x over [lo, S) holds to the end: its downward change point u,
+ * with at least STALL_MIN_STEPS steps after it (fewer are isolated steps, as for a stall),
+ * when the slowdown fell there significantly (median over [lo, u) minus over [u, S), as a
+ * shift); else lo. y: scratch of S. */
+static size_t lasting_level(const struct distributed *d, const double *c, const double *x, size_t lo,
+			    double noise, double *y)
 {
-	size_t S = d->n_judged, t = change_point(x, S, total), whole = S;
+	size_t S = d->n_judged, n = S - lo;
+	double total = 0;
+	for (size_t k = 0; k < n; k++) {
+		y[k] = -x[lo + k];
+		total += y[k];
+	}
+	size_t u = change_point(y, n, total, STALL_MIN_STEPS);
+	if (!u)
+		return lo;
+	double drop = median_slowdown(d, c, lo, lo + u, y) - median_slowdown(d, c, lo + u, S, y);
+	double z = drop / (noise * sqrt(1.0 / (double)u + 1.0 / (double)(n - u)));
+	return drop >= STRAG_MIN_SHIFT && z >= STRAG_Z ? lo + u : lo;
+}
+
+/* The rise at t (level before it: before) fell back at u > t to where it was: the
+ * stretch [t, u) is significantly above before, and what follows is not. */
+static bool rise_ended(const struct distributed *d, const double *c, size_t t, size_t u, double before,
+		       double noise, double *y)
+{
+	size_t S = d->n_judged;
+	if (u == t)
+		return false;
+	double rise = median_slowdown(d, c, t, u, y) - before;
+	double rest = median_slowdown(d, c, u, S, y) - before;
+	double z = rise / (noise * sqrt(1.0 / (double)t + 1.0 / (double)(u - t)));
+	double z_rest = rest / (noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - u)));
+	return rise >= STRAG_MIN_SHIFT && z >= STRAG_Z && !(rest >= STRAG_MIN_SHIFT && z_rest >= STRAG_Z);
+}
+
+/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow), *gap the index
+ * of a rise that is no fail-slow (rank_stat.gap_onset; S when none). Both are weighed by
+ * the level the rank holds to the end (lasting_level): a slow stretch that ends is no
+ * onset, and *usual is then the rank's slowdown outside it (else unchanged: NaN), which
+ * the stall search weighs every step against. */
+static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
+			   double *y, size_t *gap, double *usual, struct rank_stat *rs)
+{
+	size_t S = d->n_judged, t = change_point(x, S, total, STRAG_MIN_STEPS), whole = S;
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
-		double after = median_slowdown(d, c, t, S, y);
-		double shift = after - median_slowdown(d, c, 0, t, y);
-		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - t)));
-		double z_after = after / (rs->noise / sqrt((double)(S - t)));
+		size_t u = lasting_level(d, c, x, t, rs->noise, y);
+		double before = median_slowdown(d, c, 0, t, y), after = median_slowdown(d, c, u, S, y);
+		double shift = after - before;
+		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - u)));
+		double z_after = after / (rs->noise / sqrt((double)(S - u)));
 		/* slower than it was AND slower than the step median: a rank that was only fast
 		 * during a noisy warm-up has not turned slow */
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z && after >= STRAG_MIN_SHIFT && z_after >= STRAG_Z) {
@@ -212,16 +253,22 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 			rs->gap_shift = shift;
 			rs->gap_sped_up = why == GAP_OTHERS;
 			*gap = whole = t; /* slow throughout only if slow before the gap opened */
+		} else if (rise_ended(d, c, t, u, before, rs->noise, y)) {
+			*usual = before;
+			whole = t; /* slow throughout only if slow before the stretch too */
 		}
 	}
 	if (whole >= STRAG_MIN_STEPS && (whole == S ? total / (double)S : mean_of(x, whole)) >= STRAG_MIN_SHIFT / 2) {
-		double shift = median_slowdown(d, c, 0, whole, y);
-		double z = shift / (rs->noise / sqrt((double)whole));
+		size_t u = whole == S ? lasting_level(d, c, x, 0, rs->noise, y) : 0;
+		double shift = median_slowdown(d, c, u, whole, y);
+		double z = shift / (rs->noise / sqrt((double)(whole - u)));
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
 			rs->slow_shift = shift;
 			rs->slow_z = z;
 			return 0;
 		}
+		if (u > 0)
+			*usual = shift; /* slow from the start, then no longer: a stretch that ended */
 	}
 	return S;
 }
@@ -278,19 +325,23 @@ static bool stall_run(const struct distributed *d, const double *c, const double
 	return have && *b - *a + 1 >= STALL_MIN_STEPS;
 }
 
-/* TRANSIENT STALL over [0, n) (before the onset). */
+/* TRANSIENT STALL over [0, n) (before the onset), against usual (the rank's slowdown
+ * outside a slow stretch that ended, slow_verdict) or, when NaN, its median over [0, n). */
 static void stall_verdict(const struct distributed *d, size_t ri, const double *c, const double *x, size_t n,
-			  double mean, double max, const double *lost, double *y, struct rank_stat *rs)
+			  double mean, double max, double usual, const double *lost, double *y, struct rank_stat *rs)
 {
 	double tau = fmax(STALL_MIN_SHIFT / 2, 3 * rs->noise);
-	if (n < STALL_MIN_STEPS || max - mean - tau <= 0)
-		return; /* no step is above the threshold */
 	size_t a = 0, b = 0;
-	if (!stall_run(d, c, x, n, mean, tau, &a, &b))
-		return;
-	/* robust baseline, then search again; a rank faster than the step median is measured
-	 * from the median: over steps where it was no slower than the others it did not stall */
-	double base = fmax(median_slowdown(d, c, 0, n, y), 0);
+	if (isnan(usual)) {
+		if (n < STALL_MIN_STEPS || max - mean - tau <= 0)
+			return; /* no step is above the threshold */
+		if (!stall_run(d, c, x, n, mean, tau, &a, &b))
+			return;
+		usual = median_slowdown(d, c, 0, n, y); /* robust baseline, then search again */
+	}
+	/* a rank faster than the step median is measured from the median: over steps where it
+	 * was no slower than the others it did not stall */
+	double base = fmax(usual, 0);
 	if (!stall_run(d, c, x, n, base, tau, &a, &b))
 		return;
 	if (slow_steps(d, c, x, a, b, base, tau) < STALL_MIN_STEPS)
@@ -319,7 +370,9 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 	double *y = x + S; /* second half of the scratch */
 	double max;
 	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
-	size_t gap = S, t = slow_verdict(d, c, x, total, y, &gap, rs);
+	size_t gap = S;
+	double usual = NAN;
+	size_t t = slow_verdict(d, c, x, total, y, &gap, &usual, rs);
 	if (t < S) {
 		rs->slow_onset = d->step[t].step;
 		rs->slow_cost = cost_over(d, ri, c, lost, t, S - 1);
@@ -327,7 +380,7 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 		rs->slow_cost = cost_over(d, ri, c, lost, gap, S - 1);
 	}
 	size_t n = t < gap ? t : gap; /* no stall after a rise that lasts */
-	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, lost, y, rs);
+	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, usual, lost, y, rs);
 }
 
 /* a before b in the set: higher cost first, then lower rank id. */

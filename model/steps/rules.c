@@ -2,7 +2,8 @@
 /* rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
  * same ids, severities, order and text, plus machine-readable evidence; and the native
  * straggler rules (DIST.FAIL_SLOW, DIST.SLOW_RANK, DIST.TRANSIENT_STALL) over the
- * straggler verdicts of analysis.h. Each rule
+ * straggler verdicts of analysis.h; natively DIST.LOAD_IMBALANCE also names one step that
+ * alone lost 5% of the critical compute to imbalance (a one-step hang). Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. Natively CONVERGENCE.DIVERGED says which
  * run of steps it means and calls a divergence a resume left behind recovered (medium), and
@@ -25,6 +26,7 @@
 #include "model/steps/rules.h"
 #include "model/steps/steps.h"
 #include "model/trace/trace.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 #define MB 1048576.0
@@ -371,11 +373,53 @@ static void rule_transient(struct run *run, struct finding_list *out)
 	}
 }
 
+/* Natively, when pytscope's CV bar is not met (the median step is balanced) but one
+ * aligned step alone lost 5% or more of the critical compute to imbalance (the rule's bar
+ * for the run): a rank that hung at that step, which no straggler test sees (medians) nor
+ * the stall test (STALL_MIN_STEPS steps). Judged on STRAG_MIN_JUDGE aligned steps or more,
+ * as persistence is. */
+static void step_imbalance(const struct distributed *d, struct finding_list *out)
+{
+	if (d->n_steps < STRAG_MIN_JUDGE)
+		return;
+	double sum_max = 0, worst = 0;
+	size_t w = 0;
+	for (size_t k = 0; k < d->n_steps; k++) {
+		sum_max += d->step[k].cmax;
+		if (d->step[k].cmax - d->step[k].cmean > worst) {
+			worst = d->step[k].cmax - d->step[k].cmean;
+			w = k;
+		}
+	}
+	if (!(sum_max > 0) || !(worst / sum_max * 100 >= 5))
+		return;
+	const struct dist_step *s = &d->step[w];
+	const struct rank_stat *rs = &d->rank[s->critical];
+	char took[32], med[32];
+	add(out, "DIST.LOAD_IMBALANCE", SEV_MED,
+	    xasprintf("Step %ld alone lost %.0f%% of critical compute waiting for rank %d", s->step,
+		      worst / sum_max * 100, rs->rank),
+	    xasprintf("At step %ld rank %d's compute took %s against a step median of %s: %.1f%% of the "
+		      "run's critical compute was lost to imbalance at that step alone (%.1f%% over the run). "
+		      "Per-rank compute is otherwise balanced (median CV=%.2f): the straggler tests (medians) "
+		      "and the stall test (%d steps or more) do not see one step.", s->step, rs->rank,
+		      units_seconds(s->cmax, took, sizeof(took)), units_seconds(s->cmed, med, sizeof(med)),
+		      worst / sum_max * 100, d->wall_frac_lost * 100, d->imbalance_cv, STALL_MIN_STEPS),
+	    "Correlate that step with the rank's host logs (a checkpoint, GC, preemption, a storage or "
+	    "network hang) and with its data phase there.",
+	    ev_rank(d, (size_t)s->critical, s->step, s->step));
+}
+
 static void rule_imbalance(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = dist_judged(run);
-	if (!d || d->straggler >= 0 || !(d->imbalance_cv >= 0.15) || !(d->wall_frac_lost * 100 >= 5))
+	if (!d || d->straggler >= 0 || !(d->wall_frac_lost * 100 >= 5))
 		return;
+	if (!(d->imbalance_cv >= 0.15)) {
+		if (!rules_compat(run))
+			step_imbalance(d, out);
+		return;
+	}
 	char who[128] = "with no single persistent straggler"; /* natively only where stragglers are judged */
 	if (!rules_compat(run) && d->n_steps < STRAG_MIN_JUDGE)
 		snprintf(who, sizeof(who), "(persistence not judged: %zu aligned step%s, the noise test needs %d)",

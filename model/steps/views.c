@@ -203,7 +203,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		/* over the aligned steps with a compute (none: missing) */
 		bool own = rs->no_compute < d->n_steps;
 		table_set_num_opt(t, row, c_mean, rs->own_mean * 1e3, own && isfinite(rs->own_mean * 1e3)); /* no inf */
-		table_set_num_opt(t, row, c_med, rs->own_median * 1e3, own);
+		table_set_num_opt(t, row, c_med, rs->own_median * 1e3, own && isfinite(rs->own_median * 1e3));
 		if (own_only) {
 			table_set_text(t, row, c_strag, "n/a");
 			continue;

@@ -3,12 +3,13 @@
 # that side aligns its steps across ranks (compares the ranks there). A rank slow on steps
 # 0-29 (pytscope's straggler, evidence 0-29; the fastest rank after) against a B whose
 # rank 2 joins at step 30: B compares no rank on steps 0-29, so the straggler is not
-# judged in B, not resolved (and not judged in A, not new, the other way). A rank slow on
-# steps 0-29 only, whose evidence spans the run (slow throughout: its median) against such
-# a B: not judged, B holding none of its slow steps. Against a B that aligns 80 of 160
-# steps, holding 20 of the rank's 100 slow steps, mostly where it was fine in A: not
-# judged either (pytscope's straggler too, its evidence 0-159: its slowness is where it
-# is slow, not the steps it is critical on, 1 in 4 by chance). A rank slow on every step
+# judged in B, not resolved (and not judged in A, not new, the other way; its stall over
+# 0-29 too). Two ranks slow on steps 0-29 only (pytscope's straggler one of them; the
+# other is no rank slower throughout: it recovered) against such a B: not judged, B
+# holding none of the slow steps. Against a B that aligns 80 of 160 steps, holding 20 of
+# the rank's 100 slow steps, mostly where it was fine in A: not judged either (pytscope's
+# straggler, its evidence 0-159: its slowness is where it is slow, not the steps it is
+# critical on, 1 in 4 by chance). A rank slow on every step
 # against a B that aligns 30 of them: judged there, resolved. A stall over steps 10-29
 # against a B that aligns 10 of them: not judged ("B compares the ranks on only 10 of
 # steps 10-29").
@@ -54,7 +55,7 @@ mk full 60 slow 3 0 29 1.4 slow 3 30 59 0.97 && mk late 60 slow 3 0 29 1.4 slow 
 
 "$TSCOPE_BIN" --print --color never --no-index full late >fl.txt 2>/dev/null
 want="^  not judged in B (B compares no rank on steps 0-29) \[HIGH\] Rank 3 is a persistent straggler"
-head="^● FINDINGS — 0 new in B · 0 resolved · 0 persisting · 1 not judged in B\$"
+head="^● FINDINGS — 0 new in B · 0 resolved · 0 persisting · 2 not judged in B\$"
 tap_check "a straggler on steps 0-29, B aligning steps 30-59: not judged in B, not resolved" \
 	'grep -q "$want" fl.txt && grep -q "$head" fl.txt'
 "$TSCOPE_BIN" --export diff_findings --no-index late full >lf.csv 2>/dev/null
@@ -62,14 +63,13 @@ tap_check "... the other way: not judged in A, not new" \
 	'grep -q "^not judged in A (A compares no rank on steps 0-29),DIST.STRAGGLER," lf.csv && ! grep -q "^new," lf.csv'
 
 "$TSCOPE_BIN" --export diff_findings --no-index half fixed >hf.csv 2>/dev/null
-want="^\"not judged in B (B compares the ranks on 30 of steps 0-59, holding 0 of the 30 where rank 2 is slow in A)\""
-tap_check "slow on steps 0-29, evidence 0-59 (slow throughout), B aligning 30-59: not judged, not resolved" \
-	'grep -q "$want,DIST.SLOW_RANK,high,,2," hf.csv && ! grep -q "^resolved," hf.csv'
+tap_check "two ranks slow on steps 0-29 (none throughout), B aligning 30-59: not judged, not resolved" \
+	'grep -q "^not judged in B (B compares no rank on steps 0-[0-9]*),DIST.STRAGGLER,med,,3," hf.csv &&
+	 ! grep -q ",DIST.SLOW_RANK," hf.csv && ! grep -q "^resolved," hf.csv'
 "$TSCOPE_BIN" --export diff_findings --no-index long long2 >ll.csv 2>/dev/null
 want="^\"not judged in B (B compares the ranks on 80 of steps 0-159, holding 20 of the 100 where rank"
 tap_check "... B aligning 80 of 160 steps, 20 of its 100 slow ones: mostly where it was fine in A, not judged" \
-	'grep -q "$want 2 is slow in A)\",DIST.SLOW_RANK," ll.csv &&
-	 grep -q "$want 3 is slow in A)\",DIST.STRAGGLER," ll.csv && ! grep -q "^resolved,DIST.S[LT]" ll.csv'
+	'grep -q "$want 3 is slow in A)\",DIST.STRAGGLER," ll.csv && ! grep -q "^resolved,DIST.S[LT]" ll.csv'
 "$TSCOPE_BIN" --export diff_findings --no-index thr thr2 >tt.csv 2>/dev/null
 tap_check "slow on every step, B aligning 30 of them without it: resolved (judged there)" \
 	'grep -q "^resolved,DIST.STRAGGLER,high,,3," tt.csv && ! grep -q "^\"*not judged.*,DIST.STRAGGLER," tt.csv'

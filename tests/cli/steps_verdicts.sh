@@ -7,7 +7,8 @@
 # and walls n/a naming its rank, phase and step, from the index too (--compat keeps
 # pytscope's figures),
 # a run without phases or with every record inside --warmup says so, a rank that records
-# no compute, another phase set, NaN or negative compute is not weighed, imbalance on one
+# no compute, another phase set, NaN or negative compute is not weighed (one NaN value
+# leaves the rank's median compute empty like its mean), imbalance on one
 # aligned step claims no persistence, DIST.STRAGGLER's share and z are the rank line's
 # (ties shared), and a 2-rank run reports no transient stall. With no phase on any rank,
 # or a rank without phases, the run wall and the comm share of the step wall are n/a
@@ -123,6 +124,24 @@ tap_check "NaN compute on a rank: not judged, not \"none\"" \
 	'grep -q "^  stragglers  *not judged: rank 1 records a NaN data phase value at step 0$" nanr.out &&
 	 grep -qx "  - stragglers and imbalance (rank 1 records a NaN data phase value at step 0)" nanr.out &&
 	 ! grep -q "nan ms\|nan%" nanr.out'
+# one NaN forward value on rank 2 (step 5), and on rank 3 (step 9) whose step 7 has no
+# compute phase: their median compute is empty like their mean (no median made up by
+# sorting a NaN among the values)
+mkdir -p nan4/rank0 nan4/rank1 nan4/rank2 nan4/rank3
+for r in 0 1 2 3; do
+	for s in $(seq 0 29); do
+		f=0.0$((20 + (s * 7 + r * 3) % 9))
+		{ [ $r = 2 ] && [ $s = 5 ]; } || { [ $r = 3 ] && [ $s = 9 ]; } && f=NaN
+		if [ $r = 3 ] && [ $s = 7 ]; then
+			echo "{\"step\":$s,\"phases\":{\"data\":0.01}}"
+		else
+			echo "{\"step\":$s,\"phases\":{\"forward\":$f,\"backward\":0.04,\"comm\":0.003}}"
+		fi
+	done >nan4/rank$r/steps.jsonl
+done
+"$TSCOPE_BIN" --export ranks --no-index nan4 >nan4.csv 2>/dev/null
+got=$(tail -n +2 nan4.csv | awk -F, '{ printf "%s:%s:%s\n", $1, $3 ? "x" : "", $4 ? "x" : "" }' | paste -sd'|')
+tap_eq "a NaN phase value: the rank's mean and median compute both empty (ranks 2 and 3)" "0:x:x|1:x:x|2::|3::" "$got"
 tap_check "negative compute on a rank: not judged" \
 	'grep -q "^  stragglers  *not judged: rank 1 records a negative data phase value at step 0$" negr.out &&
 	 ! grep -q "lost to imbalance [0-9]" negr.out'

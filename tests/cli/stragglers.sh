@@ -10,7 +10,11 @@
 # median is their mean) a rank turned slow only when its own compute rose: rank 0
 # speeding up is said as such (pytscope's straggler from the step it happened), a 40%
 # slowdown of rank 1 is still fail-slow, and a gap neither rank's own compute explains is
-# not judged (the line and the not-judged list say so), the same from the index.
+# not judged (the line and the not-judged list say so), the same from the index. A slow
+# stretch that ends (steps 20-39, 20-55 or 0-39 of 60) is a stall, never fail-slow to the
+# end nor slow throughout; a fail-slow that eases off to a lower level is quoted at the
+# level it holds to the end. A 10 s hang of one rank at one step is a DIST.LOAD_IMBALANCE
+# naming the step and the rank (not under --compat pytscope); a single 3x step is nothing.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -97,6 +101,45 @@ mkrun sfa 4 80 0 1.5 10 19 && mkrun sf 4 80 0 0.6 30 && head -30 sfa/rank0/steps
 tap_check "a stall on a rank usually faster is still found (steps 10-19)" \
 	'grep -q "Rank 0 stalled over steps 10-19  (DIST.TRANSIENT_STALL)" sf.out &&
 	 [ "$(grep -c "stalled over" sf.out)" -eq 1 ]'
+
+# A slow stretch that ends is no fail-slow: rank 2 of 4 at 1.4x over steps 20-39 of 60 (or
+# 20-55, or 0-39) then as before is a stall over those steps; at 1.4x over 20-39 then 1.15x
+# to the end it is fail-slow from step 20 by the level it holds to the end (not the median
+# over both levels)
+run=rec4
+mkrun $run 4 60 2 1.4 20 39 && rep $run
+tap_check "rank 2 of 4 1.4x over steps 20-39, then recovered: a stall over 20-39, no fail-slow" \
+	'grep -q "Rank 2 stalled over steps 20-39  (DIST.TRANSIENT_STALL)" $run.out &&
+	 grep -q "^  stragglers  *none (no rank significantly slower" $run.out &&
+	 ! grep -q "FAIL_SLOW\|fail-slow" $run.out'
+run=late4
+mkrun $run 4 60 2 1.4 20 55 && rep $run
+tap_check "... over steps 20-55 of 60: a stall over 20-55, no fail-slow" \
+	'grep -q "Rank 2 stalled over steps 20-55  (DIST.TRANSIENT_STALL)" $run.out &&
+	 ! grep -q "FAIL_SLOW\|fail-slow" $run.out'
+run=early4
+mkrun $run 4 60 2 1.4 0 39 && rep $run
+tap_check "... over steps 0-39 of 60: a stall over 0-39, not slow throughout" \
+	'grep -q "Rank 2 stalled over steps 0-39  (DIST.TRANSIENT_STALL)" $run.out && ! grep -q "SLOW_RANK" $run.out'
+run=lvl4
+mkrun lvla 4 60 2 1.4 20 39 && mkrun $run 4 60 2 1.15 40 && head -40 lvla/rank2/steps.jsonl >l2 &&
+	tail -n +41 $run/rank2/steps.jsonl >>l2 && mv l2 $run/rank2/steps.jsonl && rep $run
+pct=$(sed -n 's/^  stragglers  *1 (rank 2: fail-slow, \([0-9]*\)% slower from step 20, .*/\1/p' $run.out)
+tap_check "... 1.4x over 20-39 then 1.15x: fail-slow from step 20 at the lasting level, 8-16% (got $pct)" \
+	'[ -n "$pct" ] && [ "$pct" -ge 8 ] && [ "$pct" -le 16 ]'
+
+# One step's hang: rank 1 of 4 at 1000x on step 30 of 60 (10 s against 10 ms) is named
+# natively (DIST.LOAD_IMBALANCE: that step alone lost 5% or more of critical compute),
+# not under --compat pytscope (its median CV is low); a single 3x step is not
+run=hang4
+mkrun $run 4 60 1 1000 30 30 && rep $run
+want="^  \[MED \] Step 30 alone lost 70% of critical compute waiting for rank 1  (DIST.LOAD_IMBALANCE)$"
+tap_check "rank 1 hangs 10 s at step 30: a finding names the step and the rank" 'grep -q "$want" $run.out'
+"$TSCOPE_BIN" --print --no-index --compat pytscope --color never $run >${run}c.out 2>/dev/null
+tap_check "... not under --compat pytscope (its CV bar)" '! grep -q "LOAD_IMBALANCE" ${run}c.out'
+run=spike4
+mkrun $run 4 60 1 3 30 30 && rep $run
+tap_check "a single 3x step on rank 1: no DIST finding" '! grep -q "(DIST\." $run.out'
 
 run=half4
 mkrun $run 4 100 0,1 0.6 70 && rep $run
