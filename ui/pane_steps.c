@@ -5,7 +5,8 @@
  * a column shows the mean phases of its records and the WORST (max) of each series.
  * j/k change rank, h/l move the step cursor, +/- zoom (not zoomed, the columns fit all
  * the records at any size), H/L pan; y/Y copy the step time / the record as --export
- * steps writes them. */
+ * steps writes them. A rank without a record says why: its steps.jsonl, or its trace
+ * when the run's steps are its traces' ProfilerSteps (trace_steps_why_none). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "model/units.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
 #include "ui/copy.h"
@@ -315,10 +317,10 @@ static void sp_draw(void *priv, struct app *app, const struct rect *body)
 		 "rank %d (%zu of %zu)  %zu record%s%s  j/k:rank h/l:step +/-:zoom H/L:pan", steps_rank_id(p->m, p->ri),
 		 p->ri + 1, steps_nranks(p->m), nrec(p), nrec(p) == 1 ? "" : "s",
 		 p->spc > 1 ? "  (per column: mean phases, max of each series)" : "");
-	if (!nrec(p)) { /* an empty chart would draw a 0 s axis */
-		draw_text(y + 1, body->x + 2, body->w - 4,
-			  "no step records for this rank: its steps.jsonl is missing, empty or has no valid line (see Sources)",
-			  ROLE_DIM);
+	if (!nrec(p)) { /* an empty chart would draw a 0 s axis; its steps may be its trace's ProfilerSteps */
+		const char *why = trace_steps_why_none(app->run, steps_rank_id(p->m, p->ri));
+		draw_fmt(y + 1, body->x + 2, body->w - 4, ROLE_DIM, "no step records for this rank: %s (see Sources)",
+			 why ? why : "its steps.jsonl is missing, empty or has no valid line");
 		return;
 	}
 	int chart_h = body->h - 4 - SP_SERIES;

@@ -91,9 +91,11 @@ static bool need_records(struct run *run, char *err, size_t errn)
 	for (size_t r = 0; r < steps_nranks(run->steps); r++)
 		if (steps_nrecords(run->steps, r))
 			return true;
-	char why[256] = "no ProfilerStep of the traces is measured: they are truncated before the end of their GPU "
-			"events (see --export sources)";
-	if (!trace_steps_only(run))   /* else a record of every ProfilerStep but a partial trace's */
+	char why[256];
+	const char *traces = trace_steps_why_none(run, -1);
+	if (traces)
+		snprintf(why, sizeof(why), "%s (see --export sources)", traces);
+	else
 		steps_logs_why_none(run, why, sizeof(why));
 	snprintf(err, errn, "no step records in this run: %s", why);
 	return false;

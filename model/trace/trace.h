@@ -314,6 +314,11 @@ struct table *trace_kernels_table(struct run *run, int rank, long step, char *er
 /* True when a trace of rank id `rank` that is not partial has ProfilerStep#step (Enter
  * on a heatmap cell then opens the step_kernels view filtered to "rank=R step=S"). */
 bool trace_covers(struct run *run, int rank, long step);
+/* Why rank id `rank` of a run whose steps are its traces' ProfilerSteps (trace_steps_only)
+ * has no step record (rank -1: why no rank has one), a literal: its trace is truncated
+ * before the end of its GPU events, or before its first ProfilerStep, or has none; NULL
+ * when the run's steps are not its traces' or no trace is of that rank. */
+const char *trace_steps_why_none(const struct run *run, int rank);
 /* The host of rank id `rank`'s trace: distributedInfo's hostname (or host, node,
  * nodename), else Kineto's top-level "host_name", else the host in the file name that tensorboard_trace_handler writes by
  * default, <host>_<pid>.<ms>.pt.trace.json[.gz] (not when the name carries a rank or

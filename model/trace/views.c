@@ -8,7 +8,10 @@
  * are figures of the events read, marked so (a partial column, the title and the note
  * --export says): the kernels, idle and per-rank kernel_breakdown rows; it is left out of
  * the all-ranks rows (as the GPU time line) and of step_kernels (its steps are not
- * measured, trace_rank_partial). */
+ * measured, trace_rank_partial). Shares are written in full, not HTA's rounded ones
+ * (the screen rounds them); comm_overlap's exposed share is the value the report's section
+ * and DIST.EXPOSED_COMM round (trace_pysum_exposed_pct), its title names whose list of
+ * communication kernels it uses (the classification table, pytscope's under --compat). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +223,25 @@ bool trace_covers(struct run *run, int rank, long step)
 	return false;
 }
 
+const char *trace_steps_why_none(const struct run *run, int rank)
+{
+	if (!trace_steps_only(run))
+		return NULL;
+	if (rank < 0)   /* every rank without a record: a step is left out of a partial trace alone */
+		return "no ProfilerStep of the traces is measured: they are truncated before the end of their GPU events";
+	const struct trace_set *ts = run->trace;
+	for (size_t i = 0; i < ts->n; i++) {
+		const struct trace_rank *r = ts->r[i];
+		if (r->rank != rank)
+			continue;
+		if (r->nstep == 0)
+			return r->truncated ? "its trace is truncated before its first ProfilerStep"
+					    : "its trace has no ProfilerStep span, while other ranks' traces have some";
+		return "no ProfilerStep of its trace is measured: it is truncated before the end of its GPU events";
+	}
+	return NULL;
+}
+
 static struct table *build_step_kernels(struct run *run, char *err, size_t errn)
 {
 	return trace_kernels_table(run, -1, -1, err, errn);
@@ -269,10 +291,10 @@ static void breakdown_rows(struct table *t, const int *col, long ref, bool have_
 		table_set_num_opt(t, row, col[0], rank, have_rank);
 		table_set_text(t, row, col[1], trace_mask_label(best));
 		table_set_num(t, row, col[2], us[best]);
-		double pct = rint(1000.0 * us[best] / total) / 10.0;
-		table_set_num(t, row, col[3], pct);
+		/* in full (the screen rounds it to HTA's 1 decimal): 18 us of 550 ms is not 0 */
+		double f = us[best] / total;
+		table_set_num(t, row, col[3], 100.0 * f);
 		char bar[96];
-		double f = pct / 100.0;
 		stacked_bar(&f, 1, ascii, bar, sizeof(bar));
 		table_set_text(t, row, col[4], bar);
 		if (col[5] >= 0 && partial)
@@ -359,7 +381,8 @@ static struct table *build_idle(struct run *run, char *err, size_t errn)
 				table_set_num(t, row, c_stream, d->stream);
 				table_set_text(t, row, c_cat, cats[k]);
 				table_set_num(t, row, c_time, v[k]);
-				table_set_num_opt(t, row, c_ratio, rint(100.0 * v[k] / sum) / 100.0, sum != 0);
+				/* in full (the screen rounds it to HTA's 2 decimals): 70 us of 596 ms is not 0 */
+				table_set_num_opt(t, row, c_ratio, v[k] / sum, sum != 0);
 				set_partial(t, row, c_part, ts->r[i]);
 			}
 		}
@@ -454,7 +477,8 @@ static void comm_cells(struct table *t, size_t row, const int *c, const struct t
 	table_set_num_opt(t, row, c[1], p->exposed * 1e3, comm);
 	table_set_num_opt(t, row, c[2], p->overlapped * 1e3, comm);
 	table_set_num_opt(t, row, c[3], 100.0 * p->overlapped / p->comm, comm && p->comm > 0);
-	table_set_num_opt(t, row, c[4], 100.0 * p->exposed / p->wall, comm && !partial && p->wall > 0);
+	/* the value the report's section and DIST.EXPOSED_COMM round: 37.5% there is 37.5 here */
+	table_set_num_opt(t, row, c[4], trace_pysum_exposed_pct(p), comm && !partial && p->wall > 0);
 }
 
 #define COMM_PARTIAL "partial: a truncated trace, figures of the events read, exposed share not judged"
@@ -467,8 +491,12 @@ static struct table *build_comm_overlap(struct run *run, char *err, size_t errn)
 	size_t npartial = 0;
 	for (size_t i = 0; i < ts->n; i++)
 		npartial += trace_rank_partial(ts->r[i]);
-	struct table *t = table_new("comm_overlap", npartial ? "Communication overlap per rank (pytscope trace summary; "
-				    COMM_PARTIAL ")" : "Communication overlap per rank (pytscope trace summary)");
+	bool compat = run->opts && run->opts->compat_pytscope;   /* trace_pysum's communication kernels */
+	char title[320];
+	snprintf(title, sizeof(title), "Communication overlap per rank (pytscope's trace summary; communication "
+		 "kernels by %s%s)", compat ? "pytscope's name list" : "the classification table",
+		 npartial ? "; " COMM_PARTIAL : "");
+	struct table *t = table_new("comm_overlap", title);
 	table_set_note(t, npartial ? COMM_PARTIAL : NULL);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);

@@ -1,9 +1,11 @@
 #!/bin/sh
 # trace_real.sh: Kineto parity on the real samples in ../shared/real (skipped when
 # absent): HTA reference numbers (formats.md §2.5) for the param DLRM 8-rank set and the
-# HTA trace_filter 2-rank set (the temporal CSV's percentages, in full, rounded here to
-# HTA's 2 decimals), and pytscope's exp2_bad golden lines, TraceSummary (to the last
-# bit: pytscope's float seconds) and its --compat pytscope report (pytscope.md §12).
+# HTA trace_filter 2-rank set (the temporal CSV's percentages, the kernel_breakdown
+# percentages and the idle ratios are in full, rounded here to HTA's 2 and 1 decimals: a
+# share HTA rounds to 0, 18 us of 550 ms, is written as it is, not 0), and pytscope's
+# exp2_bad golden lines, TraceSummary (to the last bit: pytscope's float seconds) and its
+# --compat pytscope report (pytscope.md §12).
 set -u
 BIN=${TSCOPE_BIN:?}
 REAL=${TSCOPE_ROOT:?}/../shared/real
@@ -30,7 +32,7 @@ tap_eq "dlrm 8 ranks: temporal breakdown, overlap %, stragglers [2, 7]" \
 6,7051,1051,3308,11410,61.8,9.21,28.99,7.56,no \
 7,8308,1059,1600,10967,75.75,9.66,14.59,9.51,yes " "$t8"
 
-kb=$("$BIN" --export kernel_breakdown "$D8" | awk -F, '$1=="" {print $2"="$3"/"$4}' | tr '\n' ' ')
+kb=$("$BIN" --export kernel_breakdown "$D8" | awk -F, '$1=="" {print $2"="$3"/"sprintf("%.1f", $4) + 0}' | tr '\n' ' ')
 tap_eq "dlrm kernel types across ranks incl. overlap labels" \
 "COMMUNICATION=46880/83.8 COMPUTATION=7213/12.9 COMPUTATION overlapping COMMUNICATION=1652/3 MEMORY=159/0.3 COMMUNICATION overlapping MEMORY=10/0 " "$kb"
 
@@ -40,6 +42,13 @@ tap_eq "dlrm rank 0 NCCL kernels: sum, count, min, max" "sum=3999,n=5,min=131,ma
 idle=$("$BIN" --export idle --filter 'rank=0 idle_time_us>0' "$D8" | awk -F, 'NR>1 {print $2":"$3"="$4}' | tr '\n' ' ')
 tap_eq "dlrm rank 0 idle by stream" \
 "22:host_wait=145 7:host_wait=11448 7:kernel_wait=123 24:host_wait=5906 24:kernel_wait=18 84:host_wait=4740 84:kernel_wait=3 " "$idle"
+
+# shares HTA rounds to 0 are written in full: 18 us of 550 ms is 0.0033%, 70 us of 596 ms idle 0.00012
+kb2=$("$BIN" --export kernel_breakdown "$D2" | awk -F, '$1=="" && $3 < 100 {print $2"="$3"/"sprintf("%.4f", $4)}')
+idle2=$("$BIN" --export idle --filter 'rank=0 stream=23' "$D2" | awk -F, 'NR>1 {print $3"="$4"/"sprintf("%.5f", $5)}')
+tap_eq "HTA 2 ranks: kernel_breakdown percentages and idle ratios in full, not HTA's 0" \
+"COMPUTATION overlapping MEMORY=18/0.0033 COMPUTATION overlapping COMMUNICATION overlapping MEMORY=12/0.0022 \
+host_wait=596037/0.99983 kernel_wait=70/0.00012 other=34/0.00006" "$(echo $kb2 $idle2)"
 
 t2=$("$BIN" --export temporal "$D2" | cut -d, -f1-10 | hta2 | tr '\n' ' ')
 tap_eq "HTA 2 ranks (step 552 dropped): temporal, overlap, stragglers [0, 1]" \

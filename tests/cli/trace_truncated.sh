@@ -166,8 +166,8 @@ done
 "$TSCOPE_BIN" --no-index --print --color never pv >pv.out 2>/dev/null
 "$TSCOPE_BIN" --no-index --export kernels tail >tail_k.csv 2>/dev/null
 tap_check "truncated rank: kernel_breakdown's all-ranks rows are the whole ranks', its own rows partial" \
-	'[ "$(grep "^," pv_kernel_breakdown.csv | cut -d, -f2-4 | tr "\n" " ")" = "COMPUTATION,400,57.1 \
-COMMUNICATION,300,42.9 " ] && [ "$(grep -c "^1,.*,yes$" pv_kernel_breakdown.csv)" = 2 ] &&
+	'[ "$(grep "^," pv_kernel_breakdown.csv | cut -d, -f2-4 | tr "\n" " ")" = "COMPUTATION,400,57.14285714285714 \
+COMMUNICATION,300,42.857142857142854 " ] && [ "$(grep -c "^1,.*,yes$" pv_kernel_breakdown.csv)" = 2 ] &&
 	 grep -qx "tscope-tui: note on .kernel_breakdown.: partial: rank 1.s truncated trace, figures of the kernels \
 read, left out of the all-ranks rows (as the GPU time line)" pv_kernel_breakdown.err'
 tap_check "... kernels and idle: its rows marked partial, said on stderr (and temporal's)" \

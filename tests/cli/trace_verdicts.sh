@@ -18,7 +18,9 @@
 # what the classification table does (DeepEP, c10d::, --kernel-classes), as the steps and
 # the budget; --compat pytscope keeps pytscope's name list; all in pytscope's float
 # seconds, so an exposed share of 0.375 is 38% in the section and the finding alike, with
-# or without baseTimeNanoseconds, and from a trace index too. The rest skips when
+# or without baseTimeNanoseconds, and from a trace index too; comm_overlap's exposed share
+# is the number they round (0.0003 s of 0.0008 s: 37.49999999999999, their 37%, not 37.5).
+# The rest skips when
 # ../shared/real is absent.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -87,7 +89,8 @@ tap_check "... which tie: listed under the findings and a not-judged row of the 
 # comm_overlap as in the steps, the budget and the GPU time line; --compat pytscope keeps
 # pytscope's name list. A step of 1 ms: gemm_a 100-300 us, COMM 300-600 us (a kernel of
 # that name), gemm_c 700-900 us: 0.3 of a 0.8 ms trace span exposed (0.375, pytscope's
-# 38%). kt_trace RANK COMM [BASE_NS] writes the trace of a rank.
+# 38%). kt_trace RANK COMM [BASE_NS [SHIFT]] writes the trace of a rank, its kernels SHIFT us
+# later.
 kt_kernel() {
 	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,' $(($3 - 20))
 	printf '"dur":5,"args":{"correlation":%d}},{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":%d,' "$5" "$1" "$2"
@@ -96,7 +99,8 @@ kt_trace() {
 	printf '{"distributedInfo":{"rank":%d,"world_size":2,"backend":"nccl"},%s"traceEvents":[' "$1" \
 		"${3:+\"baseTimeNanoseconds\":$3,}"
 	printf '{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000},'
-	kt_kernel gemm_a 7 100 200 1 && kt_kernel "$2" 24 300 300 5 && kt_kernel gemm_c 7 700 200 6
+	kt_kernel gemm_a 7 $((100 + ${4:-0})) 200 1 && kt_kernel "$2" 24 $((300 + ${4:-0})) 300 5 &&
+		kt_kernel gemm_c 7 $((700 + ${4:-0})) 200 6
 	printf '{"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"GPU 0"}}]}\n'; }
 nccl=ncclKernel_AllReduce_RING_LL_Sum_float
 dispatch='void dpsk::ep::internode::dispatch<8>(int*)'
@@ -118,6 +122,18 @@ done
 tap_check "pytscope's float seconds (0.3 ms of a 0.7999999999999999 ms span), of ts without baseTimeNanoseconds" \
 	'grep -q "^0,0.7999999999999999,0.3,0.39999999999999997,0.3,0,0,37.5,1,2,,0.3,,,,$" r37.csv &&
 	 cmp -s r37.csv r37b.csv'
+# kernels 1 us later: 0.0003 s of 0.0008 s, e / w * 100 is 37.49999999999999 (37%), 100 * e / w is 37.5
+mkdir r37s && kt_trace 0 $nccl "" 1 >r37s/trace.json
+for m in "" "--compat pytscope"; do
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --no-index --print --color never $m r37s >r37s.out 2>/dev/null
+	# shellcheck disable=SC2086
+	"$TSCOPE_BIN" --no-index --export comm_overlap $m r37s >r37s.csv 2>/dev/null
+	tap_check "comm_overlap's exposed share${m:+ ($m)} is the number the section and DIST.EXPOSED_COMM round (37%)" \
+		'grep -q "^  comm 0.3 ms · overlapped 0% · exposed 0.3 ms (37% of \(trace span\|wall\))$" r37s.out &&
+		 grep -q "^        37% of wall time is \*exposed\* communication" r37s.out &&
+		 [ "$(sed -n 2p r37s.csv | cut -d, -f2,5,8)" = "0.8,0.3,37.49999999999999" ]'
+done
 "$TSCOPE_BIN" --no-index --print --color never kt_dp >kt_dp.out 2>/dev/null
 "$TSCOPE_BIN" --no-index --export comm_overlap kt_dp >kt_dp.csv 2>/dev/null
 tap_check "DeepEP dispatch (the table's communication): the overlap section, DIST.EXPOSED_COMM, comm_overlap" \

@@ -5,7 +5,11 @@
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
 # to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
 # stragglers were not judged (their column is empty: which ranks tie for which place) or
-# the clock they were judged on. Under --compat pytscope a run dir whose trace.json pytscope
+# the clock they were judged on. The comm_overlap legend's title names whose list of
+# communication kernels its summary uses (the classification table; pytscope's name list
+# under --compat pytscope). The Steps pane of a rank without a step record says why from
+# its trace (truncated before the end of its GPU events, or before its first
+# ProfilerStep), not "its steps.jsonl is missing". Under --compat pytscope a run dir whose trace.json pytscope
 # reads opens with the Heatmap, Ranks, Steps and Budget tabs saying why they are empty
 # (pytscope reads no steps from a trace: the ProfilerStep steps are left out), on the
 # Overview, its GPU time tab as without it; the per-rank traces alone are none pytscope
@@ -67,6 +71,32 @@ tr -s ' \n' ' ' <"$TMP/clock.legend" | grep -q "potential stragglers on each ran
 tap_rc $? "GPU time legend: potential stragglers judged on each rank's own clock, said so"
 
 mkdir -p "$TMP/rundir" && cp "$FX/rank0.pt.trace.json" "$TMP/rundir/trace.json"
+for m in "" "--compat pytscope"; do
+	printf ':view comm_overlap\ni\n:dump %s/co%s.legend\nq\n' "$TMP" "${m:+_compat}" >"$TMP/keys"
+	# shellcheck disable=SC2086
+	TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui --no-index $m "$TMP/rundir" >/dev/null 2>&1
+done
+tap_check "comm_overlap legend: the title names the classification table, pytscope's name list under --compat" \
+	'tr -s " \n" " " <"$TMP/co.legend" | grep -q "(pytscope.s trace summary; communication kernels by the \
+classification table)" && tr -s " \n" " " <"$TMP/co_compat.legend" | grep -q "(pytscope.s trace summary; \
+communication kernels by pytscope.s name list)"'
+# rank 1 cut in its GPU events (step 2's kernel written first), or before its ProfilerSteps
+cut_head() { head_of "$1" 2; step 1 0 1000; step 2 1000 1000; kernel gemm 7 1100 100 2; printf ,; }
+mkdir -p "$TMP/cut" "$TMP/cutstep"
+{ cut_head 0; kernel gemm 7 100 800 1; printf ']}\n'; } >"$TMP/cut/rank0.json"
+cp "$TMP/cut/rank0.json" "$TMP/cutstep/rank0.json"
+{ cut_head 1; printf '{"ph":"X","cat":"cuda_runtime","na'; } >"$TMP/cut/rank1.json"
+{ head_of 1 2; kernel gemm 7 100 800 1; printf ',{"ph":"X","cat":"user_annotation","na'; } >"$TMP/cutstep/rank1.json"
+for d in cut cutstep; do
+	printf '4\nj\n:dump %s/%s.steps\nq\n' "$TMP" "$d" >"$TMP/keys"
+	TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=160 "$BIN" --tui --no-index "$TMP/$d" >/dev/null 2>&1
+done
+tap_check "Steps pane, a truncated trace's rank: no ProfilerStep measured, said so (not a missing steps.jsonl)" \
+	'grep -q "no step records for this rank: no ProfilerStep of its trace is measured: it is truncated before the \
+end of its GPU events (see Sources)" "$TMP/cut.steps" && ! grep -q steps.jsonl "$TMP/cut.steps"'
+tap_check "Steps pane, a trace cut before its ProfilerSteps: said so" \
+	'grep -q "no step records for this rank: its trace is truncated before its first ProfilerStep" \
+	 "$TMP/cutstep.steps" && ! grep -q steps.jsonl "$TMP/cutstep.steps"'
 printf ':dump %s/c1\n2\n:dump %s/c2\n3\n:dump %s/c3\n4\n:dump %s/c4\n5\n:dump %s/c5\n9\n:dump %s/c9\nq\n' \
 	"$TMP" "$TMP" "$TMP" "$TMP" "$TMP" "$TMP" >"$TMP/keys"
 TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index --compat pytscope "$TMP/rundir" \
