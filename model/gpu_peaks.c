@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gpu_peaks.c: the accelerator peak table and its token matcher (see gpu_peaks.h). */
+/* gpu_peaks.c: the accelerator peak table and its token matcher (see gpu_peaks.h); a MIG
+ * slice's name matches no entry. */
 #include "model/gpu_peaks.h"
 
 #include <ctype.h>
@@ -56,7 +57,7 @@ static bool matches(const struct entry *e, const char *device)
 
 const struct gpu_peak *gpu_peak_lookup(const char *device)
 {
-	if (!device)
+	if (!device || has_token(device, "mig")) /* a slice has a share of the GPU's peak */
 		return NULL;
 	for (size_t i = 0; i < ARRAY_LEN(table); i++)
 		if (matches(&table[i], device))

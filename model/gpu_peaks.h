@@ -10,7 +10,9 @@
  * A device name matches an entry when it holds the entry's tokens (split at every
  * non-alphanumeric character, case-insensitive) and none of its excluded tokens, so
  * "L40S" is never "L4", "MI250" is not "MI250X" and "H100 NVL" or "H200 NVL" (other
- * clocks) match nothing. First matching entry wins; no match is no peak (MFU n/a).
+ * clocks) match nothing, nor does a MIG slice ("NVIDIA A100-SXM4-40GB MIG 1g.5gb", as
+ * torch reports it: a share of the GPU's compute, not its peak). First matching entry
+ * wins; no match is no peak (MFU n/a).
  * pytscope 0.2.1's own table (pytscope.md §9) is not this one: it is used only at
  * record time, and --compat pytscope never consults this table. */
 #ifndef MODEL_GPU_PEAKS_H

@@ -633,6 +633,9 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 	}
 	if (!po->compat && !e->judged) /* pytscope shows the lone 100% line as it is */
 		sb_printf(&b, "  no efficiency is judged: %s\n", analysis_budget_unjudged(e));
+	const char *mfu_why = e->has_mfu ? "" : analysis_budget_mfu_na_after(e);
+	if (!po->compat && *mfu_why && strcmp(mfu_why, BUDGET_NO_PEAK) != 0) /* the headline says that one */
+		sb_printf(&b, "  MFU n/a: %s\n", mfu_why);
 	char out[256]; /* natively only: records without any phase, time in phases of no line */
 	if (analysis_left_out_records(e->unphased, out, sizeof(out)))
 		sb_printf(&b, "  left out: %s\n", out);

@@ -4,7 +4,8 @@
  * bar with its efficiency and recoverable share (j/k select), and the selected rank per
  * step window (its records after --warmup, as its budget; a rank without a budget says
  * why). Without FLOPs/peak there is no efficiency: the compute share is called compute
- * and the recoverable share is n/a (the compute overhead is unknown).
+ * and the recoverable share is n/a (the compute overhead is unknown); the header says why
+ * MFU is n/a (analysis_budget_mfu_na: which value is missing or unusable).
  * Each budget line has its own fill glyph and colour, so the bars read in mono. y/Y copy
  * the selected rank's useful fraction / budget row as --export budget writes them. */
 #include <limits.h>
@@ -112,9 +113,13 @@ static void eff_rec(const struct budget *b, double rec, char *buf, size_t n)
 static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, int y, int x, int w)
 {
 	int name_w = name_width(b);
-	char sec[32], eff[96];
+	char sec[32], eff[96], mfu_na[BUDGET_MFU_NA + 16] = "";
 	/* without a compute phase the efficiency's n/a already says why (no compute) */
-	const char *mfu_na = b->has_mfu ? "" : b->line[BUDGET_USEFUL].measured ? ", MFU n/a (no FLOPs/peak)" : ", MFU n/a";
+	const char *why = b->has_mfu ? NULL : analysis_budget_mfu_na_after(b);
+	bool no_basis = why && strcmp(why, BUDGET_NO_PEAK) == 0; /* neither FLOPs nor a peak given */
+	if (why)
+		snprintf(mfu_na, sizeof(mfu_na), ", MFU n/a%s%s", no_basis ? " (no FLOPs/peak)" : *why ? ": " : "",
+			 no_basis ? "" : why);
 	if (b->judged && !b->has_mfu) /* the compute share, as the Overview says it */
 		snprintf(eff, sizeof(eff), "compute %.1f%%", b->efficiency * 100);
 	else if (b->judged)
@@ -134,7 +139,8 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 		if (!l->measured) { /* nothing measures it: no bar, no 0 */
 			draw_text(y, x + 2, name_w - 4, l->name, ROLE_DIM);
 			draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_DIM, "%9s %6s %s", "-", "n/a",
-				 k == BUDGET_OVERHEAD && b->line[BUDGET_USEFUL].measured ? "no FLOPs/peak" : "not recorded");
+				 k != BUDGET_OVERHEAD || !b->line[BUDGET_USEFUL].measured ? "not recorded"
+				 : no_basis ? "no FLOPs/peak" : "MFU n/a (above)");
 			continue;
 		}
 		draw_text(y, x + 2, name_w - 4, l->name, l->recoverable ? ROLE_RECOVER : ROLE_NORMAL);

@@ -33,7 +33,11 @@
  * side records than all of them or CMP_MIN_STEPS, what the straggler tests judge a rank
  * on ("no step 300", "rank 2 has only 2 of steps 18-39"; a rule that picks a rank of
  * several excepted: its steps are that rank's span). A range the other side has enough of
- * is judged there, e.g. a rank slow throughout A against B's first half.
+ * is judged there, e.g. a rank slow throughout A against B's first half. An EFFICIENCY
+ * finding is not judged on the other side when one side's lowest rank has an MFU (FLOPs
+ * and a peak) and the other's not: without one all compute is useful compute, so LOW_MFU
+ * of a side with FLOPs is not resolved by a side without ("not judged in B (no FLOPs/peak
+ * ...)"), nor is the RECOVERABLE of a side without new against one with.
  *
  * ALIGNED STEPS. A rule across the ranks of step records (the stragglers, stalls, slow
  * nodes, imbalance, the comm share; not one that picks a rank) judges the steps every rank
@@ -443,12 +447,34 @@ static void item_reason(const char *item, char *why, size_t n)
 	text_sanitize(raw, strlen(raw), why, n, 0);
 }
 
+/* Finding f of own is an EFFICIENCY rule's and the lowest rank's budget (the one the rule
+ * reads) has an MFU on one side only (FLOPs and a peak): the side without one counts all of
+ * its compute as useful, so LOW_MFU cannot fire there and RECOVERABLE weighs other lines;
+ * why names what that side lacks ("no FLOPs/peak (--flops-per-step, --peak-tflops)" when
+ * it is the other; "A has an MFU, B has none: ..." when it is own, named own_name). */
+static bool mfu_unlike(const struct finding *f, const struct side *own, const struct side *other, char own_name,
+		       char *why, size_t n)
+{
+	if (strncmp(f->id, "EFFICIENCY.", strlen("EFFICIENCY.")) != 0)
+		return false;
+	const struct budget *bo = analysis_budget(own->run, 0), *bt = analysis_budget(other->run, 0);
+	if (!bo || !bt || bo->has_mfu == bt->has_mfu)
+		return false;
+	const char *na = analysis_budget_mfu_na(bo->has_mfu ? bt : bo);
+	int len = bo->has_mfu ? 0 : snprintf(why, n, "%c has an MFU, %c has none: ", own_name == 'A' ? 'B' : 'A',
+					     own_name);
+	if (len >= 0 && (size_t)len < n)
+		text_sanitize(na, strlen(na), why + len, n - (size_t)len, 0); /* it may name the run's GPU */
+	return true;
+}
+
 /* Why the other side (named other_name) could not judge finding i of own, into why; false
  * when it could: the other run has no records of the rule's family, a single rank for a
  * rule across ranks, lacks what the finding is about (lacks_subject) or the steps it is
- * about (lacks_steps), an item of its not-judged list stands for the finding's id, or, for
- * a rule across the ranks of step records (not one that picks a rank), it does not compare
- * the ranks on the finding's steps (lacks_aligned). */
+ * about (lacks_steps), an item of its not-judged list stands for the finding's id, one
+ * side only has an MFU for an EFFICIENCY rule (mfu_unlike), or, for a rule across the
+ * ranks of step records (not one that picks a rank), it does not compare the ranks on the
+ * finding's steps (lacks_aligned). */
 static bool not_judged_by(const struct side *own, size_t i, struct side *other, char other_name, char *why,
 			  size_t n)
 {
@@ -475,6 +501,8 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 		item_reason(item->text, why, n);
 		return true;
 	}
+	if (mfu_unlike(f, own, other, other_name == 'B' ? 'A' : 'B', why, n))
+		return true;
 	bool aligned = rule && rule->across_ranks && sub == &sub_steps && rule->subject != SUBJECT_PICKED;
 	return aligned && !f->ev.grid && lacks_aligned(f, own, other, other_name, why, n);
 }

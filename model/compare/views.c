@@ -2,13 +2,14 @@
 /* views.c: the tables of a run comparison (see views.h): per-rank deltas, environment
  * and config differences, budget side by side (deltas not judged when a side's budget
  * leaves out ANALYSIS_OUTSIDE_BAR of its phase time in phases it does not weigh; any it
- * leaves out said in the title and note), findings new/resolved/persisting and the
- * rules a side could not judge (compare_unjudged; a pair with none of either refused by
- * --export through its empty note), kernel
- * deltas of two trace sets (HTA's trace diff: kernels only in A or only in B too, the
- * other side's cells and the deltas empty; the largest change in total time first, an
- * increase or a decrease; per profiler step when the sides count other numbers of them;
- * not judged when the sides count other scopes, or no one step count a side), and the
+ * leaves out said in the title and note; the useful compute, compute overhead and MFU
+ * deltas not judged, said there too, when one side has an MFU and the other not),
+ * findings new/resolved/persisting and the rules a side could not judge
+ * (compare_unjudged; a pair with none of either refused by --export through its empty
+ * note), kernel deltas of two trace sets (HTA's trace diff: kernels only in A or only in
+ * B too, the other side's cells and the deltas empty; the largest change in total time
+ * first, an increase or a decrease; per profiler step when the sides count other numbers
+ * of them; not judged when the sides count other scopes, or no one step count a side), and the
  * registry of the pair's views and tabs; sweep levels and a sweep pair's verdict are
  * sweep.c's, DASF functions dasf.c's. Built from the compare analyses and from each run's
  * own views, joined here. */
@@ -225,6 +226,29 @@ static bool budget_alike(struct compare *c, const struct budget *a, const struct
 	return alike;
 }
 
+/* Whether the budgets a and b weigh compute alike: both have an MFU (FLOPs and a peak) or
+ * neither has. A side without one counts all of its compute as useful compute and none as
+ * compute_overhead, so those lines and the MFU measure other quantities on the two sides:
+ * why appended to buf ("useful_compute, compute_overhead and mfu deltas not judged: B has
+ * no MFU (no FLOPs/peak ...), so all of its compute counts as useful compute"). */
+static bool budget_mfu_alike(const struct budget *a, const struct budget *b, char *buf, size_t n)
+{
+	if (a->has_mfu == b->has_mfu)
+		return true;
+	const char *na = analysis_budget_mfu_na(a->has_mfu ? b : a);
+	char safe[CMP_TEXT_MAX];
+	text_sanitize(na, strlen(na), safe, sizeof(safe), 0); /* it may name the run's GPU */
+	text_appendf(buf, n, "%suseful_compute, compute_overhead and mfu deltas not judged: %c has no MFU (%s), so all "
+		     "of its compute counts as useful compute", *buf ? "; " : "", a->has_mfu ? 'B' : 'A', safe);
+	return false;
+}
+
+/* Budget line i depends on the MFU: useful compute and compute overhead. */
+static bool budget_line_of_mfu(int i)
+{
+	return i == BUDGET_USEFUL || i == BUDGET_OVERHEAD;
+}
+
 static struct table *build_diff_budget(struct compare *c, char *err, size_t errn)
 {
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
@@ -234,6 +258,7 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 				      "none measures every line another rank measures)");
 	char whole[CMP_TEXT_MAX], left[CMP_TEXT_MAX];
 	bool alike = budget_alike(c, a, b, left, sizeof(left));
+	bool mfu_alike = budget_mfu_alike(a, b, left, sizeof(left));
 	char *title = xasprintf("Efficiency budget per step record, A vs B (%s%s%s)",
 				compare_budget_whole(c, whole, sizeof(whole)), *left ? "; " : "", left);
 	struct table *t = table_new("diff_budget", title);
@@ -247,9 +272,10 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	int c_bp = table_add_col(t, "b_pct", COL_NUM, 6, 1);
 	int c_dp = table_add_col(t, "delta_pct_points", COL_NUM, 7, 1);
 	int c_rec = table_add_col(t, "recoverable", COL_TEXT, 5, 0);
-	static const char ddoc[] = "B - A; empty for a line a side does not measure, and for every line when a side's "
+	static const char ddoc[] = "B - A; empty for a line a side does not measure, for every line when a side's "
 				   "budget leaves out 5% or more of its phase time in phases it does not weigh (the "
-				   "title says); ";
+				   "title says), and for useful_compute, compute_overhead and mfu when one side has an "
+				   "MFU and the other not (the title says why); ";
 	table_col_doc(t, c_dm, ddoc);
 	table_col_doc(t, c_dp, ddoc);
 	for (int i = 0; i < BUDGET_NLINES; i++) {
@@ -257,13 +283,14 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 		size_t row = table_add_row(t, i);
 		double am = la->seconds / (double)a->n * 1e3, bm = lb->seconds / (double)b->n * 1e3;
 		bool ma = la->measured, mb = lb->measured; /* a line nothing measures: empty */
+		bool delta = ma && mb && alike && (mfu_alike || !budget_line_of_mfu(i));
 		table_set_text(t, row, c_line, la->name);
 		table_set_num_opt(t, row, c_am, am, ma);
 		table_set_num_opt(t, row, c_bm, bm, mb);
-		table_set_num_opt(t, row, c_dm, bm - am, ma && mb && alike);
+		table_set_num_opt(t, row, c_dm, bm - am, delta);
 		table_set_num_opt(t, row, c_ap, la->fraction * 100, ma);
 		table_set_num_opt(t, row, c_bp, lb->fraction * 100, mb);
-		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, ma && mb && alike);
+		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, delta);
 		table_set_text(t, row, c_rec, la->recoverable ? "yes" : "no");
 	}
 	size_t row = table_add_row(t, BUDGET_NLINES);

@@ -22,7 +22,8 @@
  * (format 22: a trace's steps place a kernel without a CPU launch by its own start, and
  * a repeated ProfilerStep number is two records; format 23: pytscope's trace summary
  * in pytscope's float seconds, a truncated trace's steps never read as a CPU-only
- * profile's) columns, presence bits; in rank order, or in the order the ranks were sealed when
+ * profile's; format 24: a run.json FLOPs or peak that is not a finite positive number is
+ * warned about and kept as not a number) columns, presence bits; in rank order, or in the order the ranks were sealed when
  * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json
@@ -53,7 +54,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 23u
+#define INDEX_VERSION 24u
 #define INDEX_HEADER_LEN 48
 #define INDEX_INVALID_MARK 0x44414544u /* the header's last word in an invalidated file: "DEAD" */
 

@@ -457,6 +457,8 @@ struct budget_line {
 	                           * not a measured 0 (budget_measured below): shown n/a */
 };
 
+#define BUDGET_MFU_NA 256
+
 struct budget {
 	size_t n;                 /* records in the budget: natively not those without any phase
 				   * (no steps of 0 s: STEPS TIMED above) */
@@ -473,7 +475,7 @@ struct budget {
 	                           * alone and efficiency 1 by construction: shown n/a) */
 	bool has_mfu;
 	double mfu;
-	const char *mfu_na;       /* why has_mfu is false (analysis_budget_mfu_na) */
+	char mfu_na[BUDGET_MFU_NA];   /* why has_mfu is false (analysis_budget_mfu_na) */
 	const char *peak_table;   /* MFU's peak came from the GPU table (model/gpu_peaks.h):
 	                           * that entry's name; NULL for --peak-tflops / run.json */
 	struct budget_line line[BUDGET_NLINES];   /* fixed pytscope order; sums to wall */
@@ -492,7 +494,14 @@ struct budget {
  * data, comm or other phase)" or "no compute phase is recorded". */
 const char *analysis_budget_unjudged(const struct budget *b);
 /* Why b has no MFU: "no compute phase is recorded" (outside --compat pytscope MFU then
- * weighs nothing: n/a, not pytscope's 0%) or BUDGET_NO_PEAK. */
+ * weighs nothing: n/a, not pytscope's 0%); BUDGET_NO_PEAK when neither FLOPs nor a peak
+ * is given (nor a GPU named, natively); else which is missing or unusable and what to
+ * give ("no flops_per_step; give --flops-per-step", "GPU 'NVIDIA H100 NVL' is not in the
+ * peak table; give --peak-tflops", "peak_flops is negative; ...": run.json's value is used
+ * only when a finite positive number, natively, else the GPU table's peak is), and
+ * natively when FLOPs at that peak take longer than the compute phases recorded, where
+ * pytscope caps useful compute at them: "FLOPs/peak imply 186.8% of the compute time:
+ * check flops_per_step and the GPU table's T4 peak" (--compat pytscope keeps the cap). */
 #define BUDGET_NO_PEAK "no FLOPs/peak (--flops-per-step, --peak-tflops)"
 const char *analysis_budget_mfu_na(const struct budget *b);
 /* The same, or "" when it is the reason already given for the efficiency (b not judged

@@ -2,7 +2,9 @@
 /* analysis_budget.c: the efficiency budget (analysis.h §6.5): useful compute, overhead, data
  * stall, communication and other seconds that sum to wall time, per rank, per window
  * and over the whole run, with MFU when FLOPs and peak are known (the peak from the
- * GPU table of model/gpu_peaks.h when only environment.gpu names it). Natively it says
+ * GPU table of model/gpu_peaks.h when only environment.gpu names it), natively only from
+ * finite positive values and never above 100% of the compute phases, else why not (which
+ * value is missing or unusable, or what FLOPs at peak imply). Natively it says
  * what it leaves out: the records without any phase (no steps, not steps of 0 s) and the
  * time of the phases in none of its lines, and has none for sums that overflow. The whole
  * run's adds only the ranks that measure every line some rank measures: a phase a rank
@@ -32,25 +34,109 @@ static const char *meta_env(const struct steps_meta *meta, const char *key)
 	return NULL;
 }
 
-/* FLOPs per step and peak FLOP/s: the flags, else run.json of rank ri, else (not under
- * --compat pytscope) the GPU table entry for environment.gpu, named in *table. */
-static void budget_flops(const struct run *run, size_t ri, double *flops, double *peak,
-			 const char **table)
+/* MFU's FLOPs per step and peak FLOP/s and where each comes from: the flags, else
+ * run.json of the rank, else (the peak, not under --compat pytscope) the GPU table entry
+ * for environment.gpu. A value is usable natively when a finite positive number; under
+ * --compat pytscope by pytscope's rule (FLOPs not 0, a peak above 0). */
+struct mfu_basis {
+	double flops, peak;
+	bool flops_ok, peak_ok;
+	const char *flops_from, *peak_from;   /* the flag or run.json key; NULL: none */
+	const char *table;                    /* the peak is this GPU table entry's */
+	const char *gpu;                      /* environment.gpu, NULL: none (unsanitized) */
+};
+
+/* What keeps run.json's value v (has: a JSON number; else NaN when there but no number,
+ * steps.h) from MFU natively, NULL when it is absent or usable. */
+static const char *meta_value_flaw(bool has, double v)
+{
+	if (!has)
+		return isnan(v) ? "is not a number" : NULL;
+	return !isfinite(v) ? "is not a finite number" : v < 0 ? "is negative" : v == 0 ? "is 0" : NULL;
+}
+
+static void budget_flops(const struct run *run, size_t ri, struct mfu_basis *mb)
 {
 	const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
 	const struct opts *o = run->opts;
-	*flops = o && o->flops_set ? o->flops_per_step : meta->has_flops ? meta->flops_per_step : 0;
-	*peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
-	*table = NULL;
-	if (o && o->peak_set) /* --peak-tflops overrides, even a zero */
+	bool compat = o && o->compat_pytscope;
+	*mb = (struct mfu_basis){ .gpu = meta_env(meta, "gpu") };
+	mb->flops = o && o->flops_set ? o->flops_per_step : meta->has_flops ? meta->flops_per_step : 0;
+	mb->peak = o && o->peak_set ? o->peak_tflops * 1e12 : meta->has_peak ? meta->peak_flops : 0;
+	mb->flops_from = o && o->flops_set ? "--flops-per-step" : meta->has_flops ? "flops_per_step" : NULL;
+	mb->peak_from = o && o->peak_set ? "--peak-tflops" : meta->has_peak ? "peak_flops" : NULL;
+	mb->flops_ok = compat ? mb->flops != 0 : isfinite(mb->flops) && mb->flops > 0;
+	mb->peak_ok = compat ? mb->peak > 0 : isfinite(mb->peak) && mb->peak > 0;
+	if (mb->peak_ok || compat || (o && o->peak_set)) /* --peak-tflops overrides */
 		return;
-	if (*peak == 0 && !(o && o->compat_pytscope)) {
-		const struct gpu_peak *g = gpu_peak_lookup(meta_env(meta, "gpu"));
-		if (g) {
-			*peak = g->flops;
-			*table = g->name;
-		}
+	const struct gpu_peak *g = gpu_peak_lookup(mb->gpu);
+	if (g) {
+		mb->peak = g->flops;
+		mb->peak_ok = true;
+		mb->table = g->name;
+		mb->peak_from = NULL;
 	}
+}
+
+/* The peak part of mfu_missing(): flaw, what keeps run.json's (or the flag's) peak from
+ * MFU; gpu, the sanitized environment.gpu the table lacks (NULL: none, or not consulted). */
+static void mfu_missing_peak(const char *who, const char *flaw, const char *gpu, bool table, char *buf, size_t n)
+{
+	if (flaw && gpu)
+		snprintf(buf, n, "%s %s and GPU '%s' is not in the peak table", who, flaw, gpu);
+	else if (flaw)
+		snprintf(buf, n, "%s %s", who, flaw);
+	else if (gpu)
+		snprintf(buf, n, "GPU '%s' is not in the peak table", gpu);
+	else
+		snprintf(buf, n, "no peak_flops%s", table ? " and no GPU named" : "");
+}
+
+/* Why mb gives no MFU (flops_ok or peak_ok false), into out->mfu_na: which is missing or
+ * unusable and what to give (analysis.h BUDGET_NO_PEAK). */
+static void mfu_missing(const struct run *run, size_t ri, const struct mfu_basis *mb, struct budget *out)
+{
+	const struct steps_meta *meta = steps_rank_meta(run->steps, ri);
+	const struct opts *o = run->opts;
+	bool peak_flag = o && o->peak_set, table = !(o && o->compat_pytscope) && !peak_flag;
+	const char *ff = o && o->flops_set ? NULL : meta_value_flaw(meta->has_flops, meta->flops_per_step);
+	const char *pf = peak_flag ? "is out of range" : meta_value_flaw(meta->has_peak, meta->peak_flops);
+	char fpart[48] = "no flops_per_step", ppart[160], safe[160], gpu[80];
+	if (ff)
+		snprintf(fpart, sizeof(fpart), "flops_per_step %s", ff);
+	if (table && mb->gpu) {
+		text_sanitize(mb->gpu, strlen(mb->gpu), safe, sizeof(safe), 0);
+		text_clip(safe, 32, gpu, sizeof(gpu), true, 0);
+	}
+	mfu_missing_peak(peak_flag ? "--peak-tflops" : "peak_flops", pf, table && mb->gpu ? gpu : NULL, table, ppart,
+			 sizeof(ppart));
+	if (!mb->flops_ok && !ff && !mb->peak_ok && !pf && !(table && mb->gpu)) /* nothing given at all */
+		snprintf(out->mfu_na, sizeof(out->mfu_na), "%s", BUDGET_NO_PEAK);
+	else if (!mb->flops_ok && !mb->peak_ok)
+		snprintf(out->mfu_na, sizeof(out->mfu_na), "%s, and %s; give --flops-per-step and --peak-tflops", fpart,
+			 ppart);
+	else
+		snprintf(out->mfu_na, sizeof(out->mfu_na), "%s; give --%s", mb->flops_ok ? ppart : fpart,
+			 mb->flops_ok ? "peak-tflops" : "flops-per-step");
+}
+
+/* Natively, FLOPs at the peak of mb that take longer (ideal s) than the compute phases
+ * record (compute s), which pytscope caps at them: why MFU is n/a, into out->mfu_na. */
+static void mfu_over_peak(const struct mfu_basis *mb, double ideal, double compute, struct budget *out)
+{
+	char what[48], peak[64];
+	double share = 100 * ideal / compute;
+	if (compute > 0 && share < 1e6)
+		snprintf(what, sizeof(what), "%.1f%% of the compute time", share);
+	else if (compute > 0 && isfinite(share))
+		snprintf(what, sizeof(what), "%.3g%% of the compute time", share);
+	else /* no compute time, or more than a double holds */
+		snprintf(what, sizeof(what), "more than the compute time");
+	if (mb->table)
+		snprintf(peak, sizeof(peak), "the GPU table's %s peak", mb->table);
+	else
+		snprintf(peak, sizeof(peak), "%s", mb->peak_from);
+	snprintf(out->mfu_na, sizeof(out->mfu_na), "FLOPs/peak imply %s: check %s and %s", what, mb->flops_from, peak);
 }
 
 static void budget_lines(struct budget *out, const double *secs, const bool *measured);
@@ -320,9 +406,9 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	double wall = compute + data + comm + other;
 	if (!(wall > 0) || (!(o && o->compat_pytscope) && !isfinite(wall))) /* natively: no inf, no NaN shares */
 		return false;
-	double flops, peak, useful = compute;
-	const char *table;
-	budget_flops(run, ri, &flops, &peak, &table);
+	double useful = compute;
+	struct mfu_basis mb;
+	budget_flops(run, ri, &mb);
 	out->n = s->n - s->unphased;
 	out->unphased = s->unphased;
 	out->foreign = s->foreign;
@@ -332,18 +418,19 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	out->compute_measured = compute;
 	/* MFU weighs the compute phases: a run without one has no MFU, not 0% (pytscope,
 	 * and so --compat pytscope, shows the 0%) */
-	bool weighable = (o && o->compat_pytscope) || budget_has_compute(run->steps);
-	out->mfu_na = weighable ? BUDGET_NO_PEAK : "no compute phase is recorded";
-	/* a negative FLOPs count (a run.json typo) is none natively; pytscope takes any but 0 */
-	bool flops_ok = (o && o->compat_pytscope) ? flops != 0 : flops > 0;
-	if (weighable && flops < 0 && !(o && o->compat_pytscope))
-		out->mfu_na = "flops_per_step is negative";
-	if (flops_ok && peak != 0 && peak > 0 && weighable) {
-		double ideal = flops * (double)out->n / peak;
+	bool compat = o && o->compat_pytscope, weighable = compat || budget_has_compute(run->steps);
+	double ideal = mb.flops_ok && mb.peak_ok ? mb.flops * (double)out->n / mb.peak : 0;
+	if (!weighable)
+		snprintf(out->mfu_na, sizeof(out->mfu_na), "no compute phase is recorded");
+	else if (!mb.flops_ok || !mb.peak_ok)
+		mfu_missing(run, ri, &mb, out);
+	else if (!compat && !(ideal <= compute)) /* natively no MFU above 100%: pytscope caps it */
+		mfu_over_peak(&mb, ideal, compute, out);
+	else {
 		useful = ideal < compute ? ideal : compute;
 		out->has_mfu = true;
 		out->mfu = useful / wall;
-		out->peak_table = table;
+		out->peak_table = mb.table;
 	}
 	double secs[BUDGET_NLINES] = { useful, compute - useful, data, comm, other };
 	bool measured[BUDGET_NLINES];
@@ -378,7 +465,7 @@ const char *analysis_budget_left_out(const struct run *run, const struct budget 
 
 const char *analysis_budget_mfu_na(const struct budget *b)
 {
-	return b->mfu_na ? b->mfu_na : BUDGET_NO_PEAK;
+	return b->mfu_na[0] ? b->mfu_na : BUDGET_NO_PEAK;
 }
 
 const char *analysis_budget_mfu_na_after(const struct budget *b)
@@ -638,8 +725,8 @@ static struct budget *budget_all(struct run *run)
 		all->wall += b->wall;
 		all->compute_measured += b->compute_measured;
 		all->has_mfu |= b->has_mfu;
-		if (!all->mfu_na)
-			all->mfu_na = b->mfu_na;
+		if (!all->mfu_na[0])
+			memcpy(all->mfu_na, b->mfu_na, sizeof(all->mfu_na));
 		if (b->peak_table && !all->peak_table)
 			all->peak_table = b->peak_table;
 		for (int i = 0; i < BUDGET_NLINES; i++)

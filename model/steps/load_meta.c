@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* load_meta.c: run.json of a pytscope rank (pytscope.md §3): name, FLOPs, peak,
  * world size, environment flattened to key=value, read with a size limit; problems
- * become diagnostics, missing fields stay flagged missing; the run's display name from
+ * become diagnostics, missing fields stay flagged missing (a FLOPs or peak value that is
+ * no finite positive number is warned about, and one no number marked: steps.h; a peak
+ * the GPU table disagrees with for the GPU beside it is kept and said); the run's display name from
  * the lowest rank's. A UTF-8 byte-order mark at the start is skipped with a note, and
  * left unread under --compat pytscope (pytscope cannot decode it), saying why; why a
  * rank's run.json was found but not read, for the headline (steps_meta_unread). */
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/dirlist.h"
+#include "model/gpu_peaks.h"
 #include "model/infile.h"
 #include "model/json.h"
 #include "model/run.h"
@@ -420,6 +423,13 @@ static bool meta_long(const struct json_doc *d, int i, long *out)
 	return true;
 }
 
+/* Member value i is there and neither null nor a number (a string, a boolean, ...). */
+static bool meta_not_number(const struct json_doc *d, int i)
+{
+	double v;
+	return i >= 0 && !json_is_null(d, i) && !json_number(d, i, &v);
+}
+
 static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *m)
 {
 	int v[META_NKEYS];
@@ -427,6 +437,10 @@ static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *
 	m->present = true;
 	m->has_flops = json_number(d, v[META_FLOPS], &m->flops_per_step);
 	m->has_peak = json_number(d, v[META_PEAK], &m->peak_flops);
+	if (!m->has_flops) /* steps.h: NaN marks a value that is no number */
+		m->flops_per_step = meta_not_number(d, v[META_FLOPS]) ? NAN : 0;
+	if (!m->has_peak)
+		m->peak_flops = meta_not_number(d, v[META_PEAK]) ? NAN : 0;
 	m->has_wall = json_number(d, v[META_WALL], &m->wall_time);
 	m->has_started = json_number(d, v[META_STARTED], &m->started) && isfinite(m->started);
 	m->has_world = meta_long(d, v[META_WORLD], &m->world_size);
@@ -473,6 +487,79 @@ char *steps_meta_name(const char *dir)
 #define META_NOT_OBJECT "run.json is not a JSON object ("
 #define META_BOM_COMPAT "run.json " STEPS_BOM_COMPAT
 
+/* What keeps a FLOPs or peak value (v, a JSON number when has) from MFU, NULL when it is a
+ * finite positive number. */
+static const char *meta_flops_flaw(bool has, double v)
+{
+	if (!has)
+		return "is not a number";
+	if (!isfinite(v))
+		return "is not a finite number";
+	return v > 0 ? NULL : "is not a positive number";
+}
+
+/* A flops_per_step or peak_flops (key, member value i, v as read) that MFU cannot use,
+ * said with its value (as in the file when it is no finite number, sanitized); takes:
+ * pytscope's rule takes it (any number but 0 of FLOPs, any above 0 of a peak), so
+ * --compat pytscope does. */
+static void meta_warn_number(struct run *run, const char *path, int rank, const struct json_doc *d, int i,
+			     const char *key, bool has, double v, bool takes)
+{
+	const char *flaw = meta_flops_flaw(has, v);
+	if (i < 0 || json_is_null(d, i) || !flaw)
+		return;
+	char text[64], safe[128];
+	if (has && isfinite(v)) {
+		snprintf(text, sizeof(text), "%g", v);
+	} else {
+		const jsmntok_t *t = &d->tok[i];
+		size_t len = (size_t)(t->end - t->start);
+		text_sanitize(d->js + t->start, len < 96 ? len : 96, safe, sizeof(safe), 0);
+		text_clip(safe, 24, text, sizeof(text), true, 0);
+	}
+	const char *quote = json_is_string(d, i) ? "\"" : "";
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "%s %s%s%s %s: not used for MFU%s", key, quote, text,
+		 quote, flaw, takes ? " (--compat pytscope takes it, as pytscope does)" : "");
+}
+
+/* A run.json peak more than this share away from the GPU table's for its GPU is another. */
+#define META_PEAK_TOLERANCE 0.01
+
+/* A usable peak_flops that is not the GPU table's peak for the environment.gpu beside it
+ * (model/gpu_peaks.h; pytscope's own table has 121e12 for an L40S, spec section 9) is kept,
+ * and said with both values and the entry. */
+static void meta_check_peak_table(struct run *run, const char *path, int rank, const struct steps_meta *m)
+{
+	const char *gpu = NULL;
+	for (size_t k = 0; k < m->nenv && !gpu; k++)
+		if (strcmp(m->env_key[k], "gpu") == 0)
+			gpu = m->env_val[k];
+	bool usable = m->has_peak && isfinite(m->peak_flops) && m->peak_flops > 0;
+	const struct gpu_peak *g = usable ? gpu_peak_lookup(gpu) : NULL;
+	if (!g || fabs(m->peak_flops - g->flops) <= META_PEAK_TOLERANCE * g->flops)
+		return;
+	char safe[160], name[96];
+	text_sanitize(gpu, strlen(gpu), safe, sizeof(safe), 0);
+	text_clip(safe, 40, name, sizeof(name), true, 0);
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank,
+		 "peak_flops %g TFLOP/s is not the GPU table's %g TFLOP/s for environment.gpu '%s' (entry %s): "
+		 "MFU uses run.json's (--peak-tflops overrides)", m->peak_flops / 1e12, g->flops / 1e12, name, g->name);
+}
+
+/* flops_per_step and peak_flops of m (read from d) that MFU cannot use, or a peak the
+ * GPU table disagrees with: a warning each. */
+static void meta_check_flops(struct run *run, const char *path, int rank, const struct json_doc *d,
+			     const struct steps_meta *m)
+{
+	int v[META_NKEYS];
+	meta_members(d, v);
+	meta_warn_number(run, path, rank, d, v[META_FLOPS], "flops_per_step", m->has_flops, m->flops_per_step,
+			 m->has_flops && m->flops_per_step != 0);
+	meta_warn_number(run, path, rank, d, v[META_PEAK], "peak_flops", m->has_peak, m->peak_flops,
+			 m->has_peak && m->peak_flops > 0);
+	meta_check_peak_table(run, path, rank, m);
+}
+
 /* The run.json text in buf (len bytes, NUL-terminated) into m, or a warning on why not;
  * skip: the bytes of a byte-order mark taken off its start (the warning's offset is the file's). */
 static void meta_read(struct run *run, const char *path, int rank, char *buf, size_t len, size_t skip,
@@ -485,9 +572,7 @@ static void meta_read(struct run *run, const char *path, int rank, char *buf, si
 	int rc = meta_tokens(&d, buf, len, &plain);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, plain, m);
-		if (m->has_flops && !(m->flops_per_step > 0))   /* the budget gives no MFU from it */
-			diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank,
-				 "flops_per_step %g is not a positive number: no MFU from it", m->flops_per_step);
+		meta_check_flops(run, path, rank, &d, m);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);

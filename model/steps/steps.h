@@ -62,7 +62,9 @@ struct steps_meta {
 	bool present;            /* run.json was read and parsed */
 	char *name;              /* owned (or in env_text), NULL when absent (unsanitized) */
 	double flops_per_step, peak_flops;
-	bool has_flops, has_peak;
+	bool has_flops, has_peak; /* the key holds a JSON number, as read (1e400: inf; the budget
+				   * judges it); without one the value is NaN when the key holds
+				   * something else (a string, a boolean), else 0 */
 	long world_size, n_steps, rank;
 	bool has_world, has_nsteps, has_rank;
 	double wall_time;

@@ -31,6 +31,10 @@
 # A" (or B); one that stands for a finding of the other side is that finding's status,
 # not listed again. A pair with no finding whose rules judged both: --export
 # diff_findings is refused with the reason (exit 1), as --export all leaves it out.
+# An MFU (FLOPs and a peak) on one side only: the budget's useful_compute,
+# compute_overhead and mfu deltas are empty with the reason in the note (a side without
+# counts all its compute as useful), and an EFFICIENCY finding of one side is not judged
+# on the other (LOW_MFU not resolved, RECOVERABLE not new), the side without named.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -339,4 +343,53 @@ tap_check "... ranks 9 and 10 slow in A past the 8 it lists: persisting, not new
 "$TSCOPE_BIN" --export diff_findings --no-index ka ca >kap.csv 2>/dev/null
 tap_check "pytscope's straggler rank 10 in A, slow in B past the 8 listed: persisting, B's id named" \
 	'grep -q "^\"persisting (DIST.SLOW_RANK in B, beyond the 8 ranks it lists)\",DIST.STRAGGLER,high,,10," kap.csv'
+
+# An MFU on one side only: without FLOPs and a peak all of a side's compute is useful
+# compute, so B's useful_compute (83%, all of it) against A's (19%, FLOPs at peak) is no
+# change: its deltas and the MFU's are empty, why said; A's LOW_MFU is not judged in B
+# (it read "resolved" and +64 points between runs with the same steps). fm: data stalls
+# 27% and MFU 54% (no finding); fn: the same steps without FLOPs, RECOVERABLE of the data
+# stall: not judged in A, not new.
+"$B/gen_pair" mA 2 40 1 >/dev/null && cp -r mA mB && cp -r mA fm && cp -r mA fn || tap_notok "MFU pair generated"
+mfu() { # mfu DIR FLOPS [DATA]: FLOPS per step at 312 TFLOP/s in run.json; the data phase DATA s
+	python3 - "$@" <<'EOF2'
+import glob, json, sys
+d, flops = sys.argv[1], float(sys.argv[2])
+for r in glob.glob(d + '/rank*'):
+    j = json.load(open(r + '/run.json'))
+    j.update(flops_per_step=flops, peak_flops=312e12)
+    json.dump(j, open(r + '/run.json', 'w'))
+    if len(sys.argv) > 3:
+        rows = [json.loads(l) for l in open(r + '/steps.jsonl')]
+        for x in rows:
+            x['phases']['data'] = float(sys.argv[3])
+        open(r + '/steps.jsonl', 'w').write(''.join(json.dumps(x) + '\n' for x in rows))
+EOF2
+}
+mfu mA 7e12 && mfu fm 25e12 0.04 && cp fm/rank0/steps.jsonl fn/rank0/ && cp fm/rank1/steps.jsonl fn/rank1/ ||
+	tap_notok "MFU pair edited"
+"$TSCOPE_BIN" --print --color never --no-index mA mB >mfu.txt 2>/dev/null
+sed -n "/^● BUDGET/,/^●/p" mfu.txt >mfub.txt
+tap_check "MFU in A only: useful_compute and compute_overhead deltas empty, why said" \
+	'grep -q "^  useful_compute, compute_overhead and mfu deltas not judged: B has no MFU (.*), so all of its \
+compute counts as useful compute$" mfub.txt &&
+	 grep -q "^  useful_compute  *[0-9.]*  *[0-9.]*  *-  *[0-9.]*  *[0-9.]*  *-$" mfub.txt &&
+	 grep -q "^  data_stall  *[0-9.]*  *[0-9.]*  *[-0-9.]*  *[0-9.]*  *[0-9.]*  *[-0-9.]*$" mfub.txt'
+"$TSCOPE_BIN" --export diff_budget --no-index mA mB >mfu.csv 2>mfu.err
+tap_check "... diff_budget: those deltas empty, the others kept; the note on stderr" \
+	'grep -q "^useful_compute,[0-9.]*,[0-9.]*,,[0-9.]*,[0-9.]*,,no$" mfu.csv &&
+	 grep -q "^mfu,,,,[0-9.]*,,,$" mfu.csv &&
+	 grep -q "^communication,[0-9.]*,[0-9.]*,[-0-9.e]*,.*,[-0-9.e]*,yes$" mfu.csv &&
+	 grep -q "^tscope-tui: note on .diff_budget.: useful_compute, compute_overhead and mfu deltas not judged" \
+		mfu.err'
+"$TSCOPE_BIN" --export diff_findings --no-index mA mB >mfuf.csv 2>/dev/null
+tap_check "... A's LOW_MFU not judged in B (why), not resolved" \
+	'grep -q "^\"*not judged in B (.*)\"*,EFFICIENCY.LOW_MFU,high,," mfuf.csv && ! grep -q "^resolved," mfuf.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index mB mA >mfuf2.csv 2>/dev/null
+tap_check "... the other way: not judged in A, not new" \
+	'grep -q "^\"*not judged in A (.*)\"*,EFFICIENCY.LOW_MFU,,high," mfuf2.csv && ! grep -q "^new," mfuf2.csv'
+"$TSCOPE_BIN" --export diff_findings --no-index fm fn >rec.csv 2>/dev/null
+tap_check "B without an MFU: its RECOVERABLE not judged in A (A has an MFU), not new" \
+	'grep -q "^\"*not judged in A (A has an MFU, B has none: .*)\"*,EFFICIENCY.RECOVERABLE,,med," rec.csv &&
+	 ! grep -q "^new," rec.csv'
 tap_plan

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_gpu_peaks.c: the accelerator peak table (model/gpu_peaks.h): the device names
- * PyTorch and ROCm report map to the documented entries, near names do not. */
+ * PyTorch and ROCm report map to the documented entries, near names do not, nor a MIG
+ * slice of a GPU in the table (its peak is a share of the whole GPU's). */
 #include <stdio.h>
 #include <string.h>
 #include "model/gpu_peaks.h"
@@ -29,6 +30,8 @@ static const struct {
 	{ "AMD Instinct MI250X", "MI250X", 383e12 },      { "AMD Instinct MI250", NULL, 0 },
 	{ "AMD Instinct MI300X", "MI300X", 1307.4e12 },   { "AMD Instinct MI300A", NULL, 0 },
 	{ "Tesla V100-SXM2-16GB", NULL, 0 },              { "", NULL, 0 },
+	{ "NVIDIA A100-SXM4-40GB MIG 1g.5gb", NULL, 0 },  { "NVIDIA H100 80GB HBM3 MIG 3g.40gb", NULL, 0 },
+	{ "NVIDIA A100-SXM4-80GB MIG 7g.80gb", NULL, 0 },
 };
 
 int main(void)
