@@ -3,9 +3,10 @@
  * calculator file) it lists every level (stimulus, plotted value or -, outlier, confidence,
  * ranking, pass, or why it is not plotted) and draws the text plot of model/sweep/plot.h
  * below: latency with the fit line, removed outliers, the target line and the estimate, or
- * throughput (m / M); a line under the plot names the levels left out of it, room allowing.
- * Left/Right switch sources; Enter opens the point's row in the sweep (or
- * sizing_points) table; `e` exports that view; y/Y copy the point's value / the point. */
+ * throughput (m / M; for a NAT source its workflow runtime); a line under the plot names the
+ * levels left out of it, room allowing. Left/Right switch sources; Enter opens the point's
+ * own row in the view that lists the source's points (sweep, or sizing_points for a NAT
+ * source); `e` exports that view of the source shown; y/Y copy the point's value / the point. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,23 @@ struct spane {
 	struct table *t;      /* for `e` */
 };
 
+/* The view that lists the shown source's points (sweep_plot_view), built when the source
+ * shown lists its points in another view than the last one: what `e` exports. */
+static void sp_table_refresh(struct spane *p, struct app *app)
+{
+	const char *name = sweep_plot_view(&p->spec);
+	if (p->t && strcmp(p->t->name, name) == 0)
+		return;
+	table_free(p->t);
+	const struct view_def *vd = registry_view(name);
+	char err[128];
+	p->t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
+}
+
 static void sp_refresh(struct spane *p, struct app *app)
 {
 	p->have = sweep_plot_from_run(app->run, p->src, p->kind, &p->spec);
+	sp_table_refresh(p, app);
 	if (p->lc.sel >= p->spec.n)
 		p->lc.sel = p->spec.n ? p->spec.n - 1 : 0;
 	double top = 0;
@@ -49,9 +64,6 @@ static void *sp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	}
 	struct spane *p = xcalloc(1, sizeof(*p));
 	p->nsrc = n;
-	const struct view_def *vd = registry_view(sweep_plot_view(app->run));
-	char err[128];
-	p->t = vd ? vd->build(app->run, err, sizeof(err)) : NULL;
 	sp_refresh(p, app);
 	return p;
 }
@@ -164,6 +176,13 @@ static void draw_points(struct spane *p, struct app *app, const struct rect *r)
 	}
 }
 
+/* What the plot shows, as the legend row names it (m switches it): latency, or
+ * GenAI-Perf's request throughput or NAT's workflow runtime. */
+static const char *kind_name(const struct spane *p)
+{
+	return p->kind == PLOT_LATENCY ? "latency" : p->spec.nat ? "runtime" : "throughput";
+}
+
 static void draw_legend(struct spane *p, struct app *app, int y, int x, int w)
 {
 	const struct plot_spec *s = &p->spec;
@@ -173,7 +192,7 @@ static void draw_legend(struct spane *p, struct app *app, int y, int x, int w)
 		snprintf(est, sizeof(est), "  %s estimate c=%.3g", u ? "│" : "|", s->estimate);
 	draw_fmt(y, x, w, ROLE_HINT, "%s point  %s few requests  %s outlier  %s fit  %s target%s   m: %s   %s: source %zu/%zu",
 		 u ? "●" : "o", u ? "○" : "?", u ? "✕" : "x", u ? "·" : ".", u ? "─" : "-", est,
-		 p->kind == PLOT_LATENCY ? "latency" : "throughput", u ? "←/→" : "<-/->", p->src + 1, p->nsrc);
+		 kind_name(p), u ? "←/→" : "<-/->", p->src + 1, p->nsrc);
 }
 
 static void sp_draw(void *priv, struct app *app, const struct rect *body)
@@ -220,7 +239,7 @@ static unsigned sp_enter(struct spane *p, struct app *app)
 		return PR_HANDLED;
 	}
 	struct evidence ev;
-	sweep_plot_evidence(&p->spec, p->lc.sel, &ev);
+	sweep_plot_evidence(app->run, &p->spec, p->lc.sel, &ev);
 	return app_open_evidence(app, &ev) | PR_HANDLED;
 }
 
@@ -323,7 +342,8 @@ static void sw_legend(void *priv, struct app *app, struct legend *l)
 	legend_para(l, "The list: the stimulus (the x axis), the plotted value, then for "
 		       "GenAI-Perf the config's ranking, whether it passes the constraints and which it fails, for "
 		       "NAT the calculator's alerts. The plot below draws the same points; m switches latency and "
-		       "throughput, Left/Right the source. A point whose config has no request count is drawn as a "
+		       "request throughput (for a NAT source: p95 LLM latency and p95 workflow runtime), Left/Right "
+		       "the source. A point whose config has no request count is drawn as a "
 		       "point, but its confidence cannot be judged: the list says confidence n/a (no request count). "
 		       "A level without a value to plot (- in the list), or one the fits leave out (an interrupted "
 		       "NAT concurrency), is listed with the reason, not plotted: the line under the plot names them.");
@@ -331,7 +351,8 @@ static void sw_legend(void *priv, struct app *app, struct legend *l)
 	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
 	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");
 	legend_row(l, u ? "·" : ".", 3, ROLE_NORMAL, "the fitted line");
-	legend_row(l, u ? "─" : "-", 3, ROLE_NORMAL, "the target (a latency or throughput constraint)");
+	legend_row(l, u ? "─" : "-", 3, ROLE_NORMAL,
+		   "the target: --target-latency (on a NAT runtime plot, --target-runtime)");
 	legend_row(l, u ? "│" : "|", 1, ROLE_NORMAL, "the estimate: the stimulus at which the fit meets the target");
 }
 

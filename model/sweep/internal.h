@@ -19,10 +19,17 @@ bool sweep_view_has_data(struct run *run, const struct view_def *vd);
 void sweep_unjudged(struct run *run, struct not_judged *nj);
 /* Row refs, so a finding's evidence lands on its own row: the sizing view's NAT file i
  * has its latency fit at sweep_sizing_ref(i, false) and its runtime fit at (i, true)
- * (GenAI-Perf series i: -1 - i); the cerebras view's file i has its stored and
- * recomputed rows at ref i and its ordinal k at sweep_cb_ordinal_ref(s, i, k). */
+ * (GenAI-Perf series i: -1 - i); the sizing_points view's point k of NAT file i is at
+ * sweep_point_ref(s, i, k) (the points numbered in the view's order); the cerebras
+ * view's file i has its stored and recomputed rows at ref i and its ordinal k at
+ * sweep_cb_ordinal_ref(s, i, k). */
 long sweep_sizing_ref(size_t nat, bool runtime);
+long sweep_point_ref(const struct sweep_set *s, size_t nat, size_t pt);
 long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k);
+
+/* The latency statistic the Sweep pane plots for series se (views_plot.c): p95 (the
+ * sizing fit's) when the series has it, else p99, else the average. */
+enum sweep_stat sweep_plot_latency_stat(const struct sweep_set *s, const struct sweep_series *se);
 
 /* After every loader ran (registry.h finalize; analysis.c): a warning for each stimulus
  * level of a series with more than one result, naming their files (sweep_series.twice). */

@@ -2,8 +2,8 @@
 /* io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
  * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
  * reader on libcsv, a JSON open that registers the source and reports errors, the
- * report of a directory a loader's walk could not list, and the one warning of a value
- * a loader cannot use (sweep_bad_value). */
+ * report of a directory a loader's walk could not list and of a level or job file that
+ * gave nothing, and the one warning of a value a loader cannot use (sweep_bad_value). */
 #ifndef MODEL_SWEEP_IO_H
 #define MODEL_SWEEP_IO_H
 
@@ -23,6 +23,10 @@ size_t sweep_sniff(const char *path, char *buf, size_t n);
  * headline and the not-judged list say what it leaves out); once, whichever loader
  * meets it first. */
 void sweep_dir_unreadable(struct run *run, const char *dir, bool nat);
+/* A GenAI-Perf level file or NAT job file (nat) that gave no config or sizing job, its
+ * open or parse having failed (why: the diagnostic's text, already reported): an entry
+ * in the unread list, so the headline and the not-judged list say what it leaves out. */
+void sweep_file_unread(struct run *run, const char *path, const char *why, bool nat);
 /* RFC 4180 rows of buf (UTF-8 BOM stripped, CRLF or LF). Blank lines are dropped; a
  * header row starts each table. Every field is a malloc'd NUL-terminated copy;
  * line[i] is row i's first physical line. Returns 0, or the physical line where the
@@ -33,9 +37,12 @@ long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lo
 /* Initialise d, read and tokenize a JSON file (a leading UTF-8 BOM is skipped),
  * registering it as a source of `format`. Returns the root token (0), d->js owning the buffer (release both with
  * sweep_json_close), or -1 after a diagnostic, with d already released and the source
- * already marked done. */
+ * already marked done; _why also gives the diagnostic's text ("truncated JSON",
+ * "cannot read: Permission denied") in why. */
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
 		    size_t *src);
+int sweep_json_open_why(struct run *run, const char *path, const char *format, struct json_doc *d,
+			size_t *src, char *why, size_t whyn);
 void sweep_json_close(struct json_doc *d);
 int sweep_cmp_double(const void *a, const void *b);
 

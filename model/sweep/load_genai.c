@@ -7,7 +7,8 @@
  * checkpoint.json add run configs of their own (load_genai_runs.c); rows repeating a
  * run directory are dropped. A raw export is known by its name where it can be
  * (*profile_export*.json, or X.json beside X_genai_perf.json/csv), so an empty,
- * unreadable or garbled one is named; one that does not open makes no config. The
+ * unreadable or garbled one is named; one that does not open makes no config, and when no
+ * export of its level made one, it is listed as unread (sweep_file_unread). The
  * experiments of a raw export holding several are named by their level (name_experiments).
  * A directory with GenAI-Perf's inputs.json but no export or raw file is a run without
  * results: warned about, and a config without values, so its level is missing in sight.
@@ -674,6 +675,17 @@ static void check_streaming(struct run *run, struct sweep_cfg *c)
 			 "not a measurement; TTFT, TTST and ITL are left empty");
 }
 
+/* A raw export f that does not open (named by the open, why) makes no config: when no
+ * export of its level made one, the level is missing from the verdicts, which the headline
+ * and the not-judged list say (sweep_file_unread). */
+static void raw_unread(struct run *run, const struct sweep_set *s, size_t first, const char *f, const char *why)
+{
+	char *prefix = file_prefix(f);
+	if (find_prefix(s, first, prefix) == SIZE_MAX)
+		sweep_file_unread(run, f, why, false);
+	free(prefix);
+}
+
 int sweep_genai_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -711,8 +723,11 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 		enum export_kind kind = export_kind(name, NULL);
 		struct json_doc raw;
 		size_t src;
-		if (kind == EXP_NONE && sweep_json_open(run, f, "genai-perf", &raw, &src) < 0)
-			continue; /* named by the open; a raw export that does not open makes no config */
+		char why[96];
+		if (kind == EXP_NONE && sweep_json_open_why(run, f, "genai-perf", &raw, &src, why, sizeof(why)) < 0) {
+			raw_unread(run, s, first, f, why);
+			continue;
+		}
 		char *prefix = file_prefix(f);
 		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
 		free(prefix);

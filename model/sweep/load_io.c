@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* load_io.c: file, CSV and JSON helpers of the sweep loaders and the one warning of a
+/* load_io.c: file, CSV and JSON helpers of the sweep loaders, the unread list (a
+ * directory not listed, a level or job file that gave nothing) and the one warning of a
  * value they cannot use (see io.h). */
 #include "model/dirlist.h"
 #include "model/infile.h"
@@ -66,19 +67,34 @@ size_t sweep_sniff(const char *path, char *buf, size_t n)
 	return len;
 }
 
-void sweep_dir_unreadable(struct run *run, const char *dir, bool nat)
+/* Adds path to the run's unread list (why: taken); false when it is there already. */
+static bool add_unread(struct run *run, const char *path, char *why, bool nat, bool file)
 {
 	struct sweep_set *s = sweep_get(run);
 	for (size_t i = 0; i < s->nunread; i++)
-		if (strcmp(s->unread[i].path, dir) == 0)
-			return; /* the other loader's walk met it first */
-	int err = dirlist_open_errno(dir);
+		if (strcmp(s->unread[i].path, path) == 0) {
+			free(why);
+			return false; /* the other loader's walk met it first */
+		}
 	s->unread = xrealloc(s->unread, (s->nunread + 1) * sizeof(*s->unread));
-	s->unread[s->nunread++] = (struct sweep_unread){ xstrdup(dir), err, nat };
+	s->unread[s->nunread++] = (struct sweep_unread){ xstrdup(path), why, nat, file };
+	return true;
+}
+
+void sweep_dir_unreadable(struct run *run, const char *dir, bool nat)
+{
+	int err = dirlist_open_errno(dir);
+	const char *why = err ? infile_strerror(err) : "the directory could not be listed";
+	if (!add_unread(run, dir, xasprintf("cannot open: %s", why), nat, false))
+		return;
 	size_t src = run_add_source(run, dir, nat ? "nat" : "genai-perf", -1, -1);
 	run_source_done(run, src, 0, 0, err ? err : EIO, false);
-	diag_add(&run->diags, DIAG_ERROR, dir, -1, -1, -1, "cannot open: %s",
-		 err ? infile_strerror(err) : "the directory could not be listed");
+	diag_add(&run->diags, DIAG_ERROR, dir, -1, -1, -1, "cannot open: %s", why);
+}
+
+void sweep_file_unread(struct run *run, const char *path, const char *why, bool nat)
+{
+	add_unread(run, path, xstrdup(why), nat, true);
 }
 
 struct csv_acc {
@@ -158,34 +174,45 @@ long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lo
 	return rc;
 }
 
-int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
-		    size_t *src)
+int sweep_json_open_why(struct run *run, const char *path, const char *format, struct json_doc *d,
+			size_t *src, char *why, size_t whyn)
 {
 	size_t len;
 	int err;
+	char msg[96];
 	json_doc_init(d);
 	char *buf = sweep_slurp(path, &len, &err);
 	*src = run_add_source(run, path, format, -1, buf ? (long long)len : -1);
 	if (!buf) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
+		snprintf(msg, sizeof(msg), "cannot read: %s",
 			 err == EFBIG ? "larger than 1 GiB" : infile_strerror(err));
+		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "%s", msg);
 		run_source_done(run, *src, 0, 0, err, false);
 		json_doc_free(d);
+		snprintf(why, whyn, "%s", msg);
 		return -1;
 	}
 	if (text_utf8_bom(buf, len))
 		memset(buf, ' ', 3); /* a UTF-8 BOM: blanks keep the offsets the file's */
 	int rc = len ? json_parse(d, buf, len) : JSON_EPART;
 	if (rc <= 0 || !json_is_object(d, 0)) {
-		diag_add(&run->diags, DIAG_ERROR, path, -1, json_error_offset(d, rc, len), -1, "%s",
-			 len == 0 ? "empty file"
-			 : rc <= 0 ? json_err_str(rc) : "top level is not a JSON object");
+		snprintf(msg, sizeof(msg), "%s", len == 0 ? "empty file" : rc <= 0 ? json_err_str(rc)
+									: "top level is not a JSON object");
+		diag_add(&run->diags, DIAG_ERROR, path, -1, json_error_offset(d, rc, len), -1, "%s", msg);
 		run_source_done(run, *src, 0, 1, 0, rc == JSON_EPART);
 		free(buf);
 		json_doc_free(d);
+		snprintf(why, whyn, "%s", msg);
 		return -1;
 	}
 	return 0;
+}
+
+int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
+		    size_t *src)
+{
+	char why[96];
+	return sweep_json_open_why(run, path, format, d, src, why, sizeof(why));
 }
 
 void sweep_json_close(struct json_doc *d)

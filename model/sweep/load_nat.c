@@ -8,7 +8,8 @@
  * warned about with its offset (sweep_bad_json) and left out; a concurrency given twice
  * in calc_data (the key "4" twice, or "1" and "1.0") is warned about with both offsets
  * and only the last is used, as the calculator's JSON reader keeps the last of a key
- * (keep_last); a directory the search cannot list is an error (sweep_dir_unreadable).
+ * (keep_last); a directory the search cannot list is an error (sweep_dir_unreadable), a
+ * calculator file that does not open a sizing job left out (sweep_file_unread).
  * sweep_sizing_needs says which sizing options an estimate still needs. */
 #include <dirent.h>
 #include <math.h>
@@ -300,8 +301,11 @@ static int load_one(struct run *run, struct sweep_set *s, const char *path)
 {
 	struct json_doc d;
 	size_t src;
-	if (sweep_json_open(run, path, "nat", &d, &src) < 0)
+	char why[96];
+	if (sweep_json_open_why(run, path, "nat", &d, &src, why, sizeof(why)) < 0) {
+		sweep_file_unread(run, path, why, true);
 		return -1;
+	}
 	struct nat_calc n = { .path = xstrdup(path), .mode = mode_of(path, NULL),
 			      .root = root_of(path), .merge_into = -1 };
 	struct stat fst;

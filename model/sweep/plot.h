@@ -49,11 +49,11 @@ size_t sweep_plot_count(struct run *run);
  * only the points the fits use (an interrupted one is listed, skip "interrupted").
  * Returns false when the source has no point. */
 bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struct plot_spec *p);
-/* The view that lists the plotted points ("sweep", or "sizing_points" for a run with
- * only NAT sizing output): what `e` on the Sweep pane exports. */
-const char *sweep_plot_view(const struct run *run);
-/* Enter on point i: its row in that view (EV_CONFIG). */
+/* The view that lists the points of the source p plots: "sweep" for a GenAI-Perf
+ * series, "sizing_points" for a NAT file; what `e` on the Sweep pane exports. */
+const char *sweep_plot_view(const struct plot_spec *p);
+/* Enter on point i: its own row in that view (EV_CONFIG). */
 struct evidence;
-void sweep_plot_evidence(const struct plot_spec *p, size_t i, struct evidence *out);
+void sweep_plot_evidence(const struct run *run, const struct plot_spec *p, size_t i, struct evidence *out);
 
 #endif

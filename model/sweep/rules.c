@@ -2,22 +2,24 @@
 /* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
  * saturation, constraint failures (the first named in the sweep table's order),
  * stored-vs-recomputed sizing and the Cerebras aggregate mismatch), read from the model
- * after sweep_derive(). Each finding's evidence names the view row that holds it; what
- * they cannot judge (sweep_unjudged) includes the configs and sizing jobs of a directory
- * that could not be read, and each item about one series or file names it as that
- * series' findings do (unjudged_about). */
+ * after sweep_derive(); the saturation finding names the latency statistic its test
+ * weighed and, when another, the one the Sweep pane plots. Each finding's evidence names
+ * the view row that holds it; what they cannot judge (sweep_unjudged) includes the
+ * configs and sizing jobs of a directory that could not be listed or a file that gave
+ * nothing, and each item about one series or file names it as that series' findings do
+ * (unjudged_about). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/infile.h"
 #include "model/registry.h"
 #include "model/numfmt.h"
 #include "model/run.h"
 #include "model/sweep/fit.h"
 #include "model/sweep/internal.h"
 #include "model/text.h"
+#include "model/units.h"
 #include "model/xalloc.h"
 
 /* Evidence for row ref `item` of `view` (sweep: config index, sizing: sweep_sizing_ref,
@@ -130,6 +132,29 @@ static void rule_outliers(struct run *run, struct finding_list *out)
 	}
 }
 
+/* The knee's latency from level k to nx in words, its statistic named (the knee test's:
+ * sweep_knee_stat), then the one the Sweep pane plots for se when it is another and both
+ * levels have it, to the pane's 3 significant digits: "p50 request latency goes 95.16 -> 111.8 ms
+ * (p95, which the Sweep pane plots: 114 -> 153 ms)". */
+static void knee_latency_text(const struct sweep_set *s, const struct sweep_series *se, const struct sweep_cfg *k,
+			      const struct sweep_cfg *nx, double l0, double l1, char *buf, size_t n)
+{
+	enum sweep_stat s0 = sweep_knee_stat(k), s1 = sweep_knee_stat(nx), ps = sweep_plot_latency_stat(s, se);
+	size_t len;
+	if (s0 == s1)
+		len = (size_t)snprintf(buf, n, "%s request latency goes %.4g -> %.4g ms", sweep_stat_name(s0), l0, l1);
+	else
+		len = (size_t)snprintf(buf, n, "request latency goes %.4g ms (%s) -> %.4g ms (%s)", l0,
+				       sweep_stat_name(s0), l1, sweep_stat_name(s1));
+	double p0, p1;
+	if (len >= n || (ps == s0 && ps == s1) || !sweep_value(k, SM_LATENCY, ps, &p0) ||
+	    !sweep_value(nx, SM_LATENCY, ps, &p1))
+		return;
+	int dec = units_decimals(fmax(fabs(p0), fabs(p1)), 3); /* as the pane lists them */
+	snprintf(buf + len, n - len, " (%s, which the Sweep pane plots: %.*f -> %.*f ms)", sweep_stat_name(ps), dec, p0,
+		 dec, p1);
+}
+
 static void rule_saturation(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -147,7 +172,7 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		if (!sweep_value(k, SM_RPS, SS_AVG, &t0) || !sweep_value(nx, SM_RPS, SS_AVG, &t1) ||
 		    !sweep_knee_latency(k, &l0) || !sweep_knee_latency(nx, &l1))
 			continue; /* fit_knee() weighs only levels with both */
-		char title[200], detail[512], skipped[96] = "";
+		char title[200], detail[768], skipped[96] = "", lat[224];
 		const char *st = sweep_stim_name(se->stim);
 		size_t nskip = (size_t)(se->knee_next - se->knee - 1);
 		if (nskip == 1)
@@ -155,11 +180,12 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		else if (nskip)
 			snprintf(skipped, sizeof(skipped), " (the %zu levels between have no throughput or latency)",
 				 nskip);
+		knee_latency_text(s, se, k, nx, l0, l1, lat, sizeof(lat));
 		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);
+		/* rates as the headline's best config gives them (%.4g req/s) */
 		snprintf(detail, sizeof(detail),
-			 "%s: from %s %g to %g%s request throughput goes %.3g -> %.3g req/s while "
-			 "latency goes %.4g -> %.4g ms.",
-			 se->name, st, k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, l0, l1);
+			 "%s: from %s %g to %g%s request throughput goes %.4g -> %.4g req/s while %s.", se->name, st,
+			 k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, lat);
 		/* evidence series: the sweep series, as its not-judged item names it (series_unjudged) */
 		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
 			     "Serve at or below the knee; beyond it extra load only queues. Add "
@@ -373,8 +399,8 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 	for (size_t i = 0; s && i < s->nunread; i++) { /* sanitized where the list is shown */
 		const struct sweep_unread *u = &s->unread[i];
 		const char *ids = u->nat ? "SIZING.POOR_FIT SIZING.OUTLIERS" : "SWEEP.SATURATION SWEEP.CONSTRAINT";
-		findings_unjudged_add(nj, ids, "the %s in %s (cannot open: %s)", u->nat ? "sizing jobs" : "configs",
-				      u->path, u->err ? infile_strerror(u->err) : "the directory could not be listed");
+		findings_unjudged_add(nj, ids, "the %s in %s (%s)", u->nat ? "sizing jobs" : "configs", u->path,
+				      u->why);
 	}
 	for (size_t i = 0; s && i < s->ncb; i++)
 		cerebras_unjudged(&s->cb[i], nj);

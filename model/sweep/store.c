@@ -106,10 +106,20 @@ struct sweep_set *sweep_get(struct run *run)
 	return run->sweep;
 }
 
+enum sweep_stat sweep_knee_stat(const struct sweep_cfg *c)
+{
+	static const enum sweep_stat order[] = { SS_P50, SS_AVG, SS_P99 };
+	double v;
+	for (size_t i = 0; i < ARRAY_LEN(order); i++)
+		if (sweep_value(c, SM_LATENCY, order[i], &v))
+			return order[i];
+	return SS_N;
+}
+
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v)
 {
-	return sweep_value(c, SM_LATENCY, SS_P50, v) || sweep_value(c, SM_LATENCY, SS_AVG, v) ||
-	       sweep_value(c, SM_LATENCY, SS_P99, v);
+	enum sweep_stat st = sweep_knee_stat(c);
+	return st != SS_N && sweep_value(c, SM_LATENCY, st, v);
 }
 
 struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const char *path,
@@ -231,8 +241,10 @@ void sweep_free(struct run *run)
 		free(s->cb[i].path);
 	}
 	free(s->cb);
-	for (size_t i = 0; i < s->nunread; i++)
+	for (size_t i = 0; i < s->nunread; i++) {
 		free(s->unread[i].path);
+		free(s->unread[i].why);
+	}
 	free(s->unread);
 	sweep_rank_free(s);
 	free(s->wl_mixed);

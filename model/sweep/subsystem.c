@@ -4,14 +4,14 @@
  * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
  * best config, constraints; NAT fits and GPU estimate, recomputed or the file's stored
  * one; Cerebras rate and slow ordinal; before them the directories that could not be
- * read) and the model's lifetime (store.c). Of several series, NAT calculators or
- * Cerebras files the headline names each, details three (those with a verdict first)
- * and counts and names the rest; its figures follow the display rule (sweep_num_text). */
+ * listed and the level or job files that gave nothing) and the model's lifetime
+ * (store.c). Of several series, NAT calculators or Cerebras files the headline names
+ * each, details three (those with a verdict first) and counts and names the rest; its
+ * figures follow the display rule (sweep_num_text). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/infile.h"
 #include "model/numfmt.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -470,26 +470,28 @@ char *sweep_num_text(double v, int dec, char *buf, size_t n)
 	return buf;
 }
 
-/* The directories a loader could not list: whatever they hold is missing from the
- * verdicts that follow. */
+/* The directories a loader could not list and the level or job files that gave nothing:
+ * whatever they hold is missing from the verdicts that follow. */
 static void unread_summary(const struct sweep_set *s, struct summary *out)
 {
 	if (!s->nunread)
 		return;
 	const struct sweep_unread *u = &s->unread[0];
-	const char *why = u->err ? infile_strerror(u->err) : "the directory could not be listed";
-	bool nat = false, genai = false;
+	bool nat = false, genai = false, file = false, dir = false;
 	for (size_t i = 0; i < s->nunread; i++) {
 		nat |= s->unread[i].nat;
 		genai |= !s->unread[i].nat;
+		file |= s->unread[i].file;
+		dir |= !s->unread[i].file;
 	}
 	const char *what = nat && genai ? "config or sizing job" : nat ? "sizing job" : "config";
 	if (s->nunread == 1)
-		summary_add(out, TONE_WARN, "not read", "%s (cannot open: %s): any %s in it is left out of the "
-			    "verdicts below", u->path, why, what);
+		summary_add(out, TONE_WARN, "not read", "%s (%s): any %s in it is left out of the verdicts below",
+			    u->path, u->why, what);
 	else
-		summary_add(out, TONE_WARN, "not read", "%zu directories, the first %s (cannot open: %s): any %s in "
-			    "them is left out of the verdicts below", s->nunread, u->path, why, what);
+		summary_add(out, TONE_WARN, "not read", "%zu %s, the first %s (%s): any %s in them is left out of the "
+			    "verdicts below", s->nunread, file && dir ? "paths" : file ? "files" : "directories",
+			    u->path, u->why, what);
 }
 
 /* The sweep at a glance: configs, each series' stimulus and levels and its knee, the

@@ -224,12 +224,14 @@ struct cb_perf {
 					      * is none: cb_has_aggregate) */
 };
 
-/* A directory a loader could not list (sweep_dir_unreadable, io.h): whatever configs or
- * sizing jobs it holds are missing from the verdicts. */
+/* A directory a loader could not list (sweep_dir_unreadable, io.h), or a level or job
+ * file that gave nothing (sweep_file_unread): whatever configs or sizing jobs it holds
+ * are missing from the verdicts. */
 struct sweep_unread {
 	char *path;
-	int err;                             /* errno of the open */
+	char *why;                           /* "cannot open: Permission denied", "truncated JSON" */
 	bool nat;                            /* met by the NAT loader, else GenAI-Perf's */
+	bool file;                           /* a file read in vain, else a directory not listed */
 };
 
 /* The metric an objective or constraint names: a request metric (tele == NULL), or a
@@ -277,7 +279,8 @@ struct sweep_set {
 	char *ref_errors;            /* dropped --objective/--constraint terms, one a line */
 	char *con_unjudged;          /* dropped --constraint terms ("a_p99<1, b<2"): not judged,
 				      * no config has their metric; NULL when none */
-	struct sweep_unread *unread; /* directories under a loaded path that could not be listed */
+	struct sweep_unread *unread; /* directories under a loaded path that could not be listed, and
+				      * level or job files that gave nothing (sweep_file_unread) */
 	size_t nunread;
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
@@ -292,8 +295,10 @@ struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const cha
 				const char *source);
 struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *metric,
 				const char *unit, const char *gpu);
-/* Latency used for the knee: p50, else avg, else p99 request latency (ms). */
+/* Latency used for the knee: p50, else avg, else p99 request latency (ms); which of them
+ * (SS_N when none). */
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
+enum sweep_stat sweep_knee_stat(const struct sweep_cfg *c);
 /* Confidence of a percentile from few requests. A config with n requests has
  * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
  * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low

@@ -433,7 +433,7 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 	c.differs = table_add_col(t, "differs", COL_TEXT, 7, 0);
 	for (size_t i = 0; i < s->nnat; i++)
 		for (size_t j = 0; j < s->nat[i].npt; j++)
-			points_row(t, &c, (long)i, &s->nat[i], &s->nat[i].pt[j], s);
+			points_row(t, &c, sweep_point_ref(s, i, j), &s->nat[i], &s->nat[i].pt[j], s);
 	return t;
 }
 
@@ -475,6 +475,14 @@ static struct table *build_gpu(struct run *run, char *err, size_t errn)
 long sweep_sizing_ref(size_t nat, bool runtime)
 {
 	return 2 * (long)nat + runtime;
+}
+
+long sweep_point_ref(const struct sweep_set *s, size_t nat, size_t pt)
+{
+	long ref = 0;
+	for (size_t j = 0; j < nat; j++)
+		ref += (long)s->nat[j].npt;
+	return ref + (long)pt;
 }
 
 long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k)

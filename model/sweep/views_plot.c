@@ -8,7 +8,7 @@
 #include <string.h>
 #include "model/findings.h"
 #include "model/run.h"
-#include "model/sweep/sweep.h"
+#include "model/sweep/internal.h"
 #include "model/xalloc.h"
 
 enum cell { C_BLANK, C_FIT, C_TARGET, C_EST, C_POINT, C_LOWCONF, C_OUTLIER, C_NCELL };
@@ -224,9 +224,7 @@ static void fit_into(struct plot_spec *p, const struct sweep_fit *f, double scal
 		p->outlier[i] = !p->skip[i] && in_fit_outliers(f, p->x[i]);
 }
 
-/* The latency statistic to plot: p95 (the sizing fit's) when the series has it, else
- * p99, else the average. */
-static enum sweep_stat latency_stat(const struct sweep_set *s, const struct sweep_series *se)
+enum sweep_stat sweep_plot_latency_stat(const struct sweep_set *s, const struct sweep_series *se)
 {
 	static const enum sweep_stat pref[] = { SS_P95, SS_P99, SS_AVG };
 	for (size_t k = 0; k < ARRAY_LEN(pref); k++)
@@ -257,7 +255,7 @@ static bool genai_spec(const struct sweep_set *s, const struct sweep_series *se,
 		       enum plot_kind kind, struct plot_spec *p)
 {
 	bool lat = kind == PLOT_LATENCY;
-	enum sweep_stat st = lat ? latency_stat(s, se) : SS_AVG;
+	enum sweep_stat st = lat ? sweep_plot_latency_stat(s, se) : SS_AVG;
 	const char *sn = sweep_stim_name(se->stim);
 	snprintf(p->xlabel, sizeof(p->xlabel), "%s", sn);
 	if (lat)
@@ -375,15 +373,15 @@ bool sweep_plot_from_run(struct run *run, size_t idx, enum plot_kind kind, struc
 	return idx < s->nnat && nat_spec(s, &s->nat[idx], kind, p);
 }
 
-const char *sweep_plot_view(const struct run *run)
+const char *sweep_plot_view(const struct plot_spec *p)
 {
-	return run->sweep && run->sweep->ncfg ? "sweep" : "sizing_points";
+	return p->nat ? "sizing_points" : "sweep";
 }
 
-void sweep_plot_evidence(const struct plot_spec *p, size_t i, struct evidence *out)
+void sweep_plot_evidence(const struct run *run, const struct plot_spec *p, size_t i, struct evidence *out)
 {
 	*out = evidence_none();
 	out->kind = EV_CONFIG;
-	out->view = p->nat ? "sizing_points" : "sweep";
-	out->item = p->nat ? (long)p->nat_idx : p->ref[i];
+	out->view = sweep_plot_view(p);
+	out->item = p->nat ? sweep_point_ref(run->sweep, p->nat_idx, (size_t)p->ref[i]) : p->ref[i];
 }

@@ -7,7 +7,9 @@
 # split the others); the knee names the last level it
 # weighed and SWEEP.SATURATION the level it compared (the next one with data); a step
 # wider than a doubling counts as a doubling (throughput tripling from concurrency 1 to
-# 32 is no knee; up 5% it is); a knee's saturation line names the levels not weighed,
+# 32 is no knee; up 5% it is); SWEEP.SATURATION names the latency statistic it weighed
+# (p50, else avg, else p99) and, when another, the p95 the Sweep pane plots, its rates
+# as the headline gives them (1426 req/s, not 1.43e+03); a knee's saturation line names the levels not weighed,
 # and with one before the knee says "at or before"; configs
 # lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
 # the constraints is no best config; a constraint on a metric no config has is not
@@ -128,7 +130,7 @@ tap_check "3 levels, 2 with a throughput and a latency: the knee is not judged, 
 	'grep -q "^  saturation  *not judged" k2.txt && ! grep -q SWEEP.SATURATION k2.txt'
 tap_check "a level without data after the knee: SWEEP.SATURATION names the level compared, no n/a read as 0" \
 	'grep -q "from concurrency 1 to 4 (the level between has no throughput or latency) request throughput goes \
-91.8 -> 72.3 req/s while latency goes 39.44 -> 46.21 ms.$" kg.txt && ! grep -q -- "-> 0 " kg.txt'
+91.8 -> 72.3 req/s while p99 request latency goes 39.44 -> 46.21 ms.$" kg.txt && ! grep -q -- "-> 0 " kg.txt'
 tap_check "... the knee names that level, after it: at concurrency 1, not 'at or before'" \
 	'grep -q "^  saturation  *throughput knee at concurrency 1 (SWEEP.SATURATION); concurrency 2 not judged \
 (no request throughput or request latency)$" kg.txt'
@@ -149,6 +151,21 @@ analyze kf "$KN" m_0,1,100,10 m_1,32,300,10.5 m_2,64,310,21
 "$BIN" --print --no-index --color never kf >kf.txt 2>/dev/null
 tap_check "a wide step whose throughput grows by 5% while latency triples: the knee is before it" \
 	'grep -q "^  saturation  *throughput knee at concurrency 1 (SWEEP.SATURATION)$" kf.txt'
+# the knee weighs p50; the Sweep pane plots p95: the finding names both, its rates as the headline gives them
+for lv in 1:1000:80:100 2:1400:90:110 4:1425.833:95.16:114.02 8:1199.318:111.78:153.1; do
+	IFS=: read -r c rps p50 p95 <<L
+$lv
+L
+	mkdir -p "ks2/m-openai-chat-concurrency$c"
+	printf 'Metric,avg,p99,p95,p50\nRequest Latency (ms),%s,%s,%s,%s\n\nMetric,Value\n' \
+		"$p50" "$p95" "$p95" "$p50" >"ks2/m-openai-chat-concurrency$c/p_genai_perf.csv"
+	printf 'Request Throughput (per sec),%s\n' "$rps" >>"ks2/m-openai-chat-concurrency$c/p_genai_perf.csv"
+done
+"$BIN" --print --no-index --color never ks2 >ks2.txt 2>/dev/null
+tap_check "SWEEP.SATURATION names its latency statistic (p50) and the pane's (p95), rates as the headline" \
+	'grep -q "from concurrency 4 to 8 request throughput goes 1426 -> 1199 req/s while p50 request latency goes \
+95.16 -> 111.8 ms (p95, which the Sweep pane plots: 114 -> 153 ms).$" ks2.txt &&
+	 grep -q "^  best config  *m-openai-chat-concurrency4: highest request throughput 1426 req/s" ks2.txt'
 
 # --- ranking and constraints --------------------------------------------------------
 analyze ob "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,12.00

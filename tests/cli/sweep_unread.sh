@@ -8,7 +8,10 @@
 # performance/performance.json (or one given by path, or any file under --format
 # cerebras), a GenAI-Perf *profile_export*.json and X.json beside X_genai_perf.json; a raw
 # export that does not open makes no config of its own; a path whose loader named what it
-# could not read is not also "no supported data found here". Another tool's JSON object named
+# could not read is not also "no supported data found here". A GenAI-Perf level whose only
+# file is a truncated raw export, and a NAT job whose calculator file is truncated, are named
+# in the headline and the not-judged list as a directory that cannot be listed is (their
+# Sources rows say partial, with the error). Another tool's JSON object named
 # performance.json is not claimed. File modes are tested as a user they bind (root
 # without CAP_DAC_OVERRIDE, as permissions.sh does).
 set -u
@@ -108,6 +111,30 @@ tap_check "another tool's performance.json is not claimed, but --format cerebras
 	'! grep -q "Cerebras" co.err && grep -q "no supported data found here" co.err &&
 	 grep -qx "tscope-tui: co/performance.json: no samples_per_sec, total_samples, global_rate or ordinals: not a \
 Cerebras performance.json" co2.err'
+
+# --- a level or job file that gives nothing: named as an unlistable directory is ---------
+# a level whose only file is a truncated raw export; a level whose raw export is truncated
+# beside its good *_genai_perf.json loses nothing and is not named
+level gt 1 100 && level gt 2 110 && level gt 8 200 && level gt 16 210
+t=gt/m-openai-chat-concurrency4/profile_export.json
+mkdir -p "${t%/*}" && printf '{"experiments": [{"experiment": {"mode": "concurrency", "value": 4}, "requests": [' >"$t"
+printf '{"experiments": [{"requests": [' >gt/m-openai-chat-concurrency8/profile_export.json
+"$BIN" --print --no-index --color never gt >gt.txt 2>/dev/null
+"$BIN" --export sources --no-index gt >gt.csv 2>/dev/null
+tap_check "GenAI-Perf: a level whose raw export is truncated is named in the headline, its config left out" \
+	'grep -q "^  not read  *$t (truncated JSON): any config in it is left out of the verdicts below$" gt.txt &&
+	 grep -q "^  stimulus  *concurrency 1, 2, 8, 16 (4 levels)$" gt.txt &&
+	 ! grep -q "not read.*concurrency8" gt.txt'
+tap_check "... the not-judged list names it, and the data quality counts it: partial, its error named" \
+	'grep -q "^  - the configs in $t (truncated JSON)$" gt.txt &&
+	 grep -qx "file,$t,genai-perf,,,,0,1,partial (truncated tail or still being written)" gt.csv &&
+	 grep -q "^error,$t,,,,[0-9]*,,,truncated JSON$" gt.csv'
+nat_job nt/online/job_1
+mkdir -p nt/online/job_2 && printf '{"calc_data": {"1": {"sizing_' >nt/online/job_2/calc_runner_output.json
+"$BIN" --print --no-index --color never nt >nt.txt 2>/dev/null
+tap_check "NAT: a truncated job file is named in the headline, its sizing job left out" \
+	'grep -q "^  not read  *nt/online/job_2/calc_runner_output.json (truncated JSON): any sizing job in it is left \
+out of the verdicts below$" nt.txt'
 
 # --- empty and garbled GenAI-Perf raw exports -----------------------------------------------
 level ge 1 100 && level ge 2 110

@@ -1,7 +1,10 @@
 #!/bin/sh
 # sweep_pane.sh: the Sweep pane, headless (TSCOPE_SCRIPT): the NAT fixture's runtime
 # plot shows points, the removed outlier, the fit line, the target line and the
-# estimate, in UTF-8 and with --ascii; pass is - until a constraint is given; a point
+# estimate, in UTF-8 and with --ascii, its legend row naming runtime (m); Enter on a NAT
+# point opens its own sizing_points row (a job's, a merge's); e exports the view of the
+# source shown (sizing_points for a NAT file beside a GenAI-Perf sweep, sweep for the series);
+# pass is - until a constraint is given; a point
 # without a request count lists its confidence as n/a; a :constraint on a metric no
 # config has is refused as not judged;
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
@@ -42,6 +45,8 @@ tui "$TMP/s1" --target-users 100 --target-latency 2.5 --test-gpus 8 "$NAT"
 tap_rc $? "Sweep pane script exits 0"
 grep -q 'p95 workflow runtime (s) vs concurrency' "$TMP/runtime.txt"
 tap_rc $? "m switches the plot to workflow runtime"
+grep -q '   m: runtime   ' "$TMP/runtime.txt" && ! grep -q 'm: throughput' "$TMP/runtime.txt"
+tap_rc $? "... and the legend row says runtime, not throughput"
 cat >"$TMP/s2" <<S
 :resize 30 90
 :pane Sweep
@@ -227,6 +232,28 @@ tui "$TMP/s7" "$TMP/natm"
 grep -q 'vs concurrency — job_1752000000' "$TMP/m0.txt" && grep -q 'source 1/3' "$TMP/m0.txt" &&
 	grep -q 'vs concurrency — merged, 2 jobs' "$TMP/m2.txt" && grep -q '^ *32 ' "$TMP/m2.txt" && grep -q '^ *1 ' "$TMP/m2.txt"
 tap_rc $? "NAT jobs and their merge are separate Sweep pane sources; the merge plots all 6 concurrencies"
+# Enter on a NAT point opens that point's own sizing_points row (it opened the source's first row)
+printf ':resize 30 100\n:pane Sweep\n<Right>\n<Down>\n<Down>\n<Enter>\n:dump %s\n' "$TMP/ne2.txt" >"$TMP/s7e"
+printf '<Esc>\n<Right>\n<Down>\n<Enter>\n:dump %s\n:quit\n' "$TMP/ne3.txt" >>"$TMP/s7e"
+(cd "$TMP" && tui "$TMP/s7e" natm)   # relative: the file column shows the job directory
+grep -q 'sizing_points  row 6/12  ' "$TMP/ne2.txt" &&
+	grep -q '^▶natm/online/job_1752000100/.* online  *32 ' "$TMP/ne2.txt" &&
+	grep -q 'sizing_points  row 8/12  ' "$TMP/ne3.txt" &&
+	grep -q '^▶natm/online/job_1752000000/.* merged  *2 ' "$TMP/ne3.txt"
+tap_rc $? "Enter on a NAT point opens its own sizing_points row: job 2's concurrency 32, the merge's concurrency 2"
+# a GenAI-Perf sweep and a NAT file in one directory: e exports the view of the source shown,
+# sizing_points for the NAT file (it wrote the sweep view), sweep for the GenAI-Perf series
+MX="$TMP/mix"
+mkdir -p "$MX"
+cp "$AN/analyze_export_genai_perf.csv" "$NAT/calc_runner_output.json" "$MX/"
+printf ':resize 30 100\n:pane Sweep\n<Right>\ne<C-u>%s\n:dump %s\n<Enter>\n<Left>\ne<C-u>%s<Enter>\n:quit\n' \
+	"$TMP/mix_nat.csv" "$TMP/mix_prompt.txt" "$TMP/mix_an.csv" >"$TMP/s12"
+tui "$TMP/s12" "$MX"
+"$BIN" --export sizing_points --no-index "$MX" >"$TMP/mix_nat_want.csv" 2>/dev/null
+"$BIN" --export sweep --no-index "$MX" >"$TMP/mix_an_want.csv" 2>/dev/null
+grep -q "^export CSV to: $TMP/mix_nat.csv" "$TMP/mix_prompt.txt" && cmp -s "$TMP/mix_nat.csv" "$TMP/mix_nat_want.csv" &&
+	cmp -s "$TMP/mix_an.csv" "$TMP/mix_an_want.csv"
+tap_rc $? "e on the Sweep pane exports sizing_points for the NAT source shown, sweep for the GenAI-Perf one"
 # a level without a plottable value is listed, never dropped: NAT's interrupted concurrency 8 with
 # its value and alert (as --print), a GenAI-Perf level without latency with -; both left out of
 # the plot and named under it
