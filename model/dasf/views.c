@@ -68,7 +68,7 @@ static struct table *function_bottleneck_rows(struct run *run, size_t max, size_
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, f->host, f->thread);
 		table_set_text(t, r, c_fn, str_of(&db->strs, f->name));
-		table_set_num_opt(t, r, c_dur, f->dur, !isnan(f->dur));
+		table_set_num_opt(t, r, c_dur, f->dur, isfinite(f->dur)); /* an overflowing sum: missing */
 		table_set_num_opt(t, r, c_pct, f->pct, !isnan(f->pct));
 		table_set_num_opt(t, r, c_util, f->util, f->nres > 0);
 		table_set_num_opt(t, r, c_mem, f->mem_gb, f->nmem > 0);
@@ -99,7 +99,7 @@ static struct table *task_bottleneck_rows(struct run *run, size_t max, size_t *t
 		size_t r = table_add_row(t, (long)i);
 		set_worker(t, r, c_host, c_gpu, db, b->host, b->thread);
 		table_set_text(t, r, c_key, str_of(&db->keys, b->key));
-		table_set_num_opt(t, r, c_dur, b->dur, !isnan(b->dur));
+		table_set_num_opt(t, r, c_dur, b->dur, isfinite(b->dur));
 		table_set_num_opt(t, r, c_pct, b->pct, !isnan(b->pct));
 		table_set_num_opt(t, r, c_mem, (double)an->last_size[b->key] / 1e6, an->has_last_size[b->key]);
 	}
