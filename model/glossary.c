@@ -34,9 +34,11 @@ static const struct glossary_entry glossary[] = {
 			"EFFICIENCY.RECOVERABLE, the critical compute in DIST.STRAGGLER and DIST.LOAD_IMBALANCE (\"% of "
 			"wall time is lost\"), the trace span in DIST.EXPOSED_COMM." },
 	{ "compute", NULL, "Per rank and step: the sum of the phases data, forward, backward, optimizer, compute and "
-			   "other (pytscope's COMPUTE_PHASES; unknown phase names excluded). For traces: GPU time in "
-			   "compute kernels (HTA's kernel types; pytscope's comm_overlap counts memory copies and sets "
-			   "as compute too)." },
+			   "other (pytscope's COMPUTE_PHASES; unknown phase names excluded); for a trace's "
+			   "ProfilerStep, the step less its exposed communication (its phase compute is the "
+			   "computation kernels' time, other the rest). In the trace views: GPU time in compute "
+			   "kernels (HTA's kernel types: the temporal view's compute_us; pytscope's comm_overlap "
+			   "counts memory copies and sets as compute too)." },
 	{ "critical compute", NULL, "The slowest rank's compute at an aligned step; summed over the steps it is the "
 				    "base of imbalance." },
 	{ "useful compute", "useful_compute", "The efficiency budget's first line: the part of a rank's forward, "
@@ -63,8 +65,10 @@ static const struct glossary_entry glossary[] = {
 				    "wait." },
 	{ "cost", NULL, "A straggler's time lost from its onset on." },
 	{ "straggler", NULL, "A rank in the straggler set (FINDINGS, Stragglers); not any rank that lost some time." },
-	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view (a rank whose idle time stands out); a "
-				       "hint, not the straggler set." },
+	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view: yes for the 2 ranks most often among "
+				       "the 2 latest, step by step, to start the communication kernel (over 1% of the "
+				       "mean step) whose start time in the step varies most across the ranks; a hint, "
+				       "not the straggler set." },
 };
 
 size_t glossary_count(void)

@@ -159,7 +159,9 @@ unsigned app_show(struct app *app, size_t i, const struct ui_target *t)
 	void *priv = app_pane_priv(app, i);
 	if (!priv || !app->pane[i].ops->select)
 		return PR_REDRAW;
-	return app->pane[i].ops->select(priv, app, t) | PR_REDRAW;
+	struct ui_target drill = *t;
+	drill.drill = true;
+	return app->pane[i].ops->select(priv, app, &drill) | PR_REDRAW;
 }
 
 static struct ui_target target_none(void)
@@ -596,14 +598,18 @@ static void close_tab(struct app *app, size_t i)
 		app->cur--;
 }
 
-/* Esc and q: back to the last pane on the back stack other than the current one; false
- * when there is none (the stack is then empty: the top). */
+/* Esc and q: back to the last pane on the back stack other than the current one, the
+ * open panes told (pane.h back: a drill-down's filter is over); false when there is none
+ * (the stack is then empty: the top). */
 static bool go_back(struct app *app)
 {
 	while (app->nback) {
 		size_t i = app->back[--app->nback];
 		if (i < app->npane && i != app->cur) {
 			app_goto(app, i, false);
+			for (size_t k = 0; k < app->npane; k++)
+				if (app->pane[k].priv && app->pane[k].ops->back)
+					app->pane[k].ops->back(app->pane[k].priv, app);
 			return true;
 		}
 	}

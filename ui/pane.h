@@ -38,6 +38,8 @@ struct ui_target {
 	long item;                /* table panes: the row whose ref is item */
 	const struct evidence *ev; /* table panes: show the rows of this evidence
 				   * (evidence_filter), or NULL */
+	bool drill;               /* a drill-down (app_show), not n/N or :rank: a table pane shows
+				   * exactly its evidence, whatever filter it had */
 };
 
 struct pane_ops {
@@ -50,6 +52,9 @@ struct pane_ops {
 	unsigned (*handle)(void *priv, struct app *app, enum action a);
 	/* Optional: show a target (rank, steps); returns PR_* (PR_HANDLED when shown). */
 	unsigned (*select)(void *priv, struct app *app, const struct ui_target *t);
+	/* Optional: Esc or q went back, the back stack now app->nback deep (called on every
+	 * open pane): a drill-down that landed deeper is over. */
+	void (*back)(void *priv, struct app *app);
 	/* Optional: the rows as shown, for `e` (owned by the pane; valid until next call). */
 	struct table *(*table)(void *priv, struct app *app);
 	/* Optional: `/` filter; 0 or -1 with a message in err. */

@@ -24,6 +24,42 @@ enum { HI_NAME_MIN = 8, HI_NOTE_NAME_W = 24 };
 /* The legend's level bounds: at most this many digits more than the rule's (units_decimals
  * keeps at most 6 decimals), then the full form; a bound's room. */
 enum { HI_MORE_MAX = 6, HI_BOUND_N = 48 };
+/* A bucket that jumps left-out columns names at most this many runs of them; more: how many. */
+enum { HI_RUNS_MAX = 3, HI_COLS_N = 160 };
+
+/* Does column c not follow column c - 1 (steps between them are no column: a gap)? */
+static bool col_jumps(const struct grid_src *s, size_t c)
+{
+	long span = s->col_span > 1 ? (long)s->col_span : 1;
+	return s->col_id && s->col_id(s->ud, c) != s->col_id(s->ud, c - 1) + span;
+}
+
+/* The columns [c0, c1) of a bucket, after the axis when axis: "step 96-99"; one that jumps a
+ * gap names the runs it holds, "steps 98-99,150", or with more than HI_RUNS_MAX of them how
+ * many columns and where, "12 steps in 98-160" (never one range across the gap). */
+static void cols_label(const struct hpane *p, size_t c0, size_t c1, bool axis, char *buf, size_t n)
+{
+	const struct grid_src *s = &p->src;
+	size_t runs = 1;
+	for (size_t c = c0 + 1; c < c1; c++)
+		runs += col_jumps(s, c);
+	char a[24], b[24];
+	grid_col_label(s, c0, a, sizeof(a));
+	grid_col_label(s, c1 - 1, b, sizeof(b));
+	if (runs > HI_RUNS_MAX) {
+		snprintf(buf, n, "%zu %s in %s-%s", c1 - c0, s->col_span > 1 ? "blocks" : "steps", a, b);
+		return;
+	}
+	snprintf(buf, n, "%s%s%s", axis ? s->col_axis : "", axis && runs > 1 ? "s" : "", axis ? " " : "");
+	for (size_t c = c0, lo = c0; c < c1; c++) {
+		if (c + 1 < c1 && !col_jumps(s, c + 1))
+			continue;
+		grid_col_label(s, lo, a, sizeof(a));
+		grid_col_label(s, c, b, sizeof(b));
+		text_appendf(buf, n, "%s%s%s%s", lo > c0 ? "," : "", a, c > lo ? "-" : "", c > lo ? b : "");
+		lo = c + 1;
+	}
+}
 
 /* Room for two names in room columns: whole when both fit; else the narrower keeps up to
  * half of it and the wider the rest, each at least HI_NAME_MIN. */
@@ -93,10 +129,8 @@ void heatmap_status(void *priv, struct app *app, char *buf, size_t n)
 	struct hpane *p = priv;
 	size_t r0, r1, c0, c1;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char ca[24], cb[24], cols[64], val[80], *ra, *title;
-	grid_col_label(&p->src, c0, ca, sizeof(ca));
-	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
-	snprintf(cols, sizeof(cols), "%s %s%s%s", p->src.col_axis, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "");
+	char cols[HI_COLS_N], val[80], *ra, *title;
+	cols_label(p, c0, c1, true, cols, sizeof(cols));
 	double w = 0, m = 0;
 	size_t wrow = r0;
 	size_t cnt = hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow);
@@ -309,15 +343,13 @@ static int heatmap_copy_row(struct hpane *p, struct app *app, char *buf, size_t 
 	for (size_t c = p->c0, i = 0; c < p->src.ncols && i < (size_t)p->w; c += spc, i++) {
 		size_t e = c + spc < p->src.ncols ? c + spc : p->src.ncols;
 		double w = 0, m = 0;
-		char ca[24], cb[24], v[40] = "";
-		grid_col_label(&p->src, c, ca, sizeof(ca));
-		grid_col_label(&p->src, e - 1, cb, sizeof(cb));
+		char cols[HI_COLS_N], v[40] = "";
+		cols_label(p, c, e, false, cols, sizeof(cols));
 		if (hm_lines_rect(p, r0, r1, c, e, &w, &m, &wrow))
 			table_format_full(w, v, sizeof(v));
-		if (kh + strlen(ca) + strlen(cb) + 3 >= sizeof(head) || kv + strlen(v) + 2 >= sizeof(vals))
+		if (kh + strlen(cols) + 2 >= sizeof(head) || kv + strlen(v) + 2 >= sizeof(vals))
 			break;
-		bool span = e - c > 1;
-		kh += (size_t)snprintf(head + kh, sizeof(head) - kh, "\t%s%s%s", ca, span ? "-" : "", span ? cb : "");
+		kh += (size_t)snprintf(head + kh, sizeof(head) - kh, "\t%s", cols);
 		kv += (size_t)snprintf(vals + kv, sizeof(vals) - kv, "\t%s", v);
 	}
 	char *ra = hm_lines_label(p, r0, r1, 0);
@@ -339,13 +371,11 @@ int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 	double w = 0, m = 0;
 	if (!hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
 		return -1;
-	char *ra = hm_lines_label(p, r0, r1, 0), ca[24], cb[24], wv[40], mv[40];
-	grid_col_label(&p->src, c0, ca, sizeof(ca));
-	grid_col_label(&p->src, c1 - 1, cb, sizeof(cb));
+	char *ra = hm_lines_label(p, r0, r1, 0), cols[HI_COLS_N], wv[40], mv[40];
+	cols_label(p, c0, c1, false, cols, sizeof(cols));
 	table_format_full(w, wv, sizeof(wv));
 	table_format_full(m, mv, sizeof(mv));
-	snprintf(buf, n, "%s\t%s%s%s\t%s\t%s\t%s\t%s", ra, ca, c1 - c0 > 1 ? "-" : "", c1 - c0 > 1 ? cb : "",
-		 p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
+	snprintf(buf, n, "%s\t%s\t%s\t%s\t%s\t%s", ra, cols, p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
 	free(ra);
 	return 0;
 }

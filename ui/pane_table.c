@@ -5,14 +5,16 @@
  * finding's title, detail and fix are all visible). Columns are found by role
  * (model/table.h), never by name. Enter opens the row's evidence (the view's
  * row_evidence: a finding's own evidence, a DASF function's tasks; by default a row
- * with a rank opens that rank's steps). A table whose rows are grouped (the Ranks view:
- * ranks by node, table.h groups) can show one row per node, its worst rank; Enter or
- * Space expands a node, o switches between node and rank rows. Node rows are the
- * default when there are more rows than fit and more than one node. A node name wider
- * than its column is clipped apart from the other rows' (ui/label_fit.h: the part where
- * it differs stays), a node row's rank count " (8)" whole (a filter keeping 6: its worst
- * of those, "(6/8)"). `/` on node rows also finds the ranks inside a closed node and
- * opens it; Esc puts the nodes back as they were. */
+ * with a rank opens that rank's steps). A drill-down shows exactly its evidence: its
+ * filter, or none, in place of the pane's own until Esc leaves it; its row selected. A
+ * table whose rows are grouped (the Ranks view: ranks by node, table.h groups) can show
+ * one row per node, its worst rank; Enter or Space expands a node, o switches between
+ * node and rank rows. Node rows are the default when there are more rows than fit and
+ * more than one node. A node name wider than its column is clipped apart from the other
+ * rows' (ui/label_fit.h: the part where it differs stays), a node row's rank count " (8)"
+ * whole (a filter keeping 6: its worst of those, "(6/8)"). `/` on node rows also finds
+ * the ranks inside a closed node and opens it; Esc puts the nodes back as they were. The
+ * legend is pane_table_legend.c's. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -24,8 +26,8 @@
 #include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/label_fit.h"
-#include "ui/legend.h"
 #include "ui/list.h"
+#include "ui/pane_table.h"
 
 enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400,
        TP_PRIO_TEXTW = 24 };
@@ -45,6 +47,9 @@ struct tpane {
 	size_t *items;        /* `/` items on node rows: the rows with every node open (tp_items) */
 	bool *from_open;      /* where the `/` prompt opened: the nodes open (from_n), the selection */
 	size_t from_n, from_sel, from_top;
+	bool drilled;         /* a drill-down set the filter (tp_select): the pane's own is kept, */
+	char *kept;           /* ... NULL for none, until the back stack is below drill_back */
+	size_t drill_back;
 };
 
 /* Width a column needs: its widest value among the rows on screen (a number is never
@@ -79,9 +84,7 @@ static int col_need(struct tpane *p, int c)
  * its preferred width, at most TP_MAX_COLW. */
 static int text_base(const struct tpane *p, int c, int need)
 {
-	int w = p->t->col[c].width + 1;
-	if (w > TP_MAX_COLW)
-		w = TP_MAX_COLW;
+	int w = p->t->col[c].width + 1 < TP_MAX_COLW ? p->t->col[c].width + 1 : TP_MAX_COLW;
 	return need < w ? need : w;
 }
 
@@ -94,13 +97,28 @@ static int cmp_prio(const void *a, const void *b, void *ud)
 	return x - y;
 }
 
-/* Whether one of the n candidates is an important (prio > 0) numeric column. */
-static bool prio_numbers_after(const struct table *t, const int *cand, int n)
+/* The width the important (prio > 0) columns among the n candidates need; *numbers: one
+ * of them is a number. */
+static int prio_need(struct tpane *p, const int *cand, int n, bool *numbers)
 {
+	int sum = 0;
+	*numbers = false;
 	for (int k = 0; k < n; k++)
-		if (t->col[cand[k]].type != COL_TEXT && t->col[cand[k]].prio > 0)
-			return true;
-	return false;
+		if (p->t->col[cand[k]].prio > 0) {
+			sum += col_need(p, cand[k]);
+			*numbers = *numbers || p->t->col[cand[k]].type != COL_TEXT;
+		}
+	return sum;
+}
+
+/* Width more (at most what is left of w) to column c. */
+static void grow(int *width, int c, int more, int *used, int w)
+{
+	more = more < w - *used ? more : w - *used;
+	if (more > 0) {
+		width[c] += more;
+		*used += more;
+	}
 }
 
 /* Choose the columns of this frame in w columns: the first (key) column is frozen,
@@ -123,19 +141,24 @@ static void layout_cols(struct tpane *p, int x0, int w)
 	if (p->col > 0 && p->col < n)
 		cand[ncand++] = p->col;
 	for (int k = 1; k < n; k++)
-		cand[ncand++] = order[k];
+		if (order[k] != p->col)
+			cand[ncand++] = order[k];
 	int used = 1;   /* the selection pointer */
 	for (int k = 0; k < ncand; k++) {
 		int c = cand[k];
 		if (shown[c])
 			continue;
 		int need = col_need(p, c);
-		/* an ordinary text column starts small; an important one asks for all it needs,
-		 * at most TP_PRIO_TEXTW while important numbers wait (the spare width goes to it below) */
+		/* an ordinary text column starts small; an important one asks for all it needs, at most TP_PRIO_TEXTW
+		 * while important numbers wait, else leaving the important ones after it their need, down to its
+		 * preferred width (a long id list never hides a finding's title); spare width goes to it below */
 		int cw = t->col[c].type != COL_TEXT ? need : t->col[c].prio <= 0 ? text_base(p, c, need) : need;
-		bool wait = prio_numbers_after(t, cand + k + 1, ncand - k - 1);
+		bool wait;
+		int room = w - used - prio_need(p, cand + k + 1, ncand - k - 1, &wait);
 		if (t->col[c].type == COL_TEXT && cw > TP_PRIO_TEXTW && wait)
 			cw = TP_PRIO_TEXTW;
+		else if (t->col[c].type == COL_TEXT && t->col[c].prio > 0 && cw > room)
+			cw = room > text_base(p, c, cw) ? room : text_base(p, c, cw);
 		if (used + cw > w) {
 			/* the key column always shows; a text column takes what is left */
 			bool squeeze = t->col[c].type == COL_TEXT && w - used >= TP_MIN_TEXTW;
@@ -148,27 +171,13 @@ static void layout_cols(struct tpane *p, int x0, int w)
 		used += cw;
 	}
 	/* spare width: to the shown text columns, up to what they need */
-	for (int c = 0; c < n && used < w; c++) {
-		if (!shown[c] || t->col[c].type != COL_TEXT)
-			continue;
-		int more = p->need[c] - width[c];
-		if (more > w - used)
-			more = w - used;
-		if (more > 0) {
-			width[c] += more;
-			used += more;
-		}
-	}
+	for (int c = 0; c < n && used < w; c++)
+		if (shown[c] && t->col[c].type == COL_TEXT)
+			grow(width, c, p->need[c] - width[c], &used, w);
 	/* then to clipped headers, so a wide screen shows whole column names */
-	for (int c = 0; c < n && used < w; c++) {
-		int more = shown[c] ? text_width(t->col[c].name) + 2 - width[c] : 0;
-		if (more > w - used)
-			more = w - used;
-		if (more > 0) {
-			width[c] += more;
-			used += more;
-		}
-	}
+	for (int c = 0; c < n && used < w; c++)
+		if (shown[c])
+			grow(width, c, text_width(t->col[c].name) + 2 - width[c], &used, w);
 	p->ncol_shown = 0;
 	int x = x0 + 1;
 	for (int c = 0; c < n; c++) {
@@ -254,6 +263,7 @@ static void tp_close(void *priv)
 	free(p->arg);
 	free(p->items);
 	free(p->from_open);
+	free(p->kept);
 	free(p);
 }
 
@@ -288,6 +298,43 @@ static void select_ref(struct tpane *p, long ref)
 			p->lc.sel = i;
 			return;
 		}
+}
+
+/* expr (NULL: none) as the pane's own filter (a drill-down's is over), the cursor kept
+ * on its row when the filter keeps it. */
+static int set_filter(struct tpane *p, const char *expr, char *err, size_t errn)
+{
+	long ref = sel_ref(p);
+	if (table_filter(p->t, expr, err, errn) < 0)
+		return -1;
+	free(p->kept);   /* expr may be it: table_filter copied it */
+	p->kept = NULL;
+	p->drilled = false;
+	p->lc.sel = 0;
+	select_ref(p, ref);
+	p->lc.top = 0;
+	clamp(p);
+	return 0;
+}
+
+/* A drill-down sets the filter: the pane's own is kept (the first drill-down's when
+ * another follows) until Esc goes back past where this one landed. */
+static void drill_keep(struct tpane *p, struct app *app)
+{
+	if (!p->drilled)
+		p->kept = p->t->filter ? xstrdup(p->t->filter) : NULL;
+	p->drilled = true;
+	p->drill_back = app->nback;
+}
+
+/* Esc went back (pane.h back): past the drill-down, the back stack below where it landed,
+ * the pane's own filter again (it was valid before, so it is again). */
+static void tp_back(void *priv, struct app *app)
+{
+	struct tpane *p = priv;
+	char err[256];
+	if (p->drilled && app->nback < p->drill_back)
+		set_filter(p, p->kept, err, sizeof(err));
 }
 
 /* The group column's text on the n screen rows from the top, sanitized: a node row's
@@ -621,19 +668,25 @@ static void reveal_rank(struct tpane *p, int rank)
 	}
 }
 
+/* A drill-down (tg->drill) shows exactly its evidence: its rows (evidence_filter), else
+ * every row, never the filter the pane had (drill_keep), then its row or its rank's.
+ * n/N and :rank keep the filter: a rank it hides is not shown here. */
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
 	struct filter_term terms[3];
 	char shown[APP_LINE];
 	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
-	if (n && table_filter_terms(p->t, terms, n, shown) == 0) {
+	if (tg->drill) {
+		drill_keep(p, app);
+		bool rows = n && table_filter_terms(p->t, terms, n, shown) == 0;
+		if (!rows)
+			table_filter_terms(p->t, NULL, 0, NULL);
 		p->lc.sel = 0;
 		p->lc.top = 0;
-		if (tg->item >= 0) /* the evidence's own row among the filtered ones */
-			select_ref(p, tg->item);
 		clamp(p);
-		return PR_HANDLED;
+		if (rows && tg->item < 0)   /* its rows; else its own row among them, below */
+			return PR_HANDLED;
 	}
 	if (tg->item >= 0) {
 		select_ref(p, tg->item);
@@ -658,17 +711,10 @@ static struct table *tp_table(void *priv, struct app *app)
 	return ((struct tpane *)priv)->t;
 }
 
+/* f: the user's filter, which Esc after a drill-down no longer replaces. */
 static int tp_filter(void *priv, struct app *app, const char *expr, char *err, size_t errn)
 {
-	struct tpane *p = priv;
-	long ref = sel_ref(p);
-	if (table_filter(p->t, expr, err, errn) < 0)
-		return -1;
-	p->lc.sel = 0;
-	select_ref(p, ref);
-	p->lc.top = 0;
-	clamp(p);
-	return 0;
+	return set_filter(priv, expr, err, errn);
 }
 
 static void tp_status(void *priv, struct app *app, char *buf, size_t n)
@@ -792,61 +838,15 @@ static void tp_search_from(void *priv, struct app *app, bool back)
  * precision, as an export writes them. */
 static int tp_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
-	struct tpane *p = priv;
-	const struct table *t = p->t;
-	return t->nview ? copy_cells(t, (long)t->view[p->lc.sel], row, p->col, buf, n) : -1;
+	const struct tpane *p = priv;
+	return p->t->nview ? copy_cells(p->t, (long)p->t->view[p->lc.sel], row, p->col, buf, n) : -1;
 }
 
-/* What a column holds: its role (an onset in compare mode is B's) or the view's doc,
- * its unit (model/units) and its type. */
-static void col_meaning(const struct table_col *c, bool cmp, char *buf, size_t n)
-{
-	static const char *const role_text[] = {
-		[COL_ROLE_NONE] = "",
-		[COL_ROLE_RANK] = "rank id (Enter opens the rank; n/N land on it); ",
-		[COL_ROLE_STEP] = "step number; ",
-		[COL_ROLE_SEVERITY] = ("severity: high, med or low, coloured as below; not judged (dim): a rule that "
-				       "could not judge the run; "),
-		[COL_ROLE_TITLE] = "the finding (title, detail and fix in full below the table); ",
-		[COL_ROLE_NAME] = "the row's name; ",
-		[COL_ROLE_TIME_LOST] = "the rank's time lost; ",
-		[COL_ROLE_ONSET] = "first step of its longest critical-path stretch; ",
-		[COL_ROLE_GROUP_WORST] = "a node row shows its rank highest in this, of the ranks the filter keeps; ",
-	};
-	const char *unit = units_describe(c->unit);
-	const char *type = c->type == COL_TEXT ? "text" : c->type == COL_INT ? "integer" : "number";
-	const char *what = *role_text[c->role] ? role_text[c->role] : c->doc ? c->doc : "";
-	if (c->role == COL_ROLE_ONSET && cmp)   /* diff_ranks' onset_b (man page, diff_ranks) */
-		what = "first step of the regression in B; ";
-	snprintf(buf, n, "%s%s%s%s", what, unit ? unit : type, unit ? ", " : "", unit ? type : "");
-}
-
-/* The view, each column's meaning, the glossary terms its columns use. */
+/* The view, each column's meaning, the glossary terms its columns use (pane_table_legend.c). */
 static void tp_legend(void *priv, struct app *app, struct legend *l)
 {
 	struct tpane *p = priv;
-	const struct table *t = p->t;
-	const struct view_def *vd = p->arg ? registry_view(p->arg) : NULL;
-	char buf[512], words[2048];
-	snprintf(buf, sizeof(buf), "Table: %s", t->name);
-	legend_head(l, buf);
-	snprintf(buf, sizeof(buf), "%s. %zu row%s%s. Numbers are shown at the view's precision; e exports and Y copies "
-		 "them in full.", vd && vd->help ? vd->help : t->title ? t->title : t->name, t->nrow, t->nrow == 1 ? "" : "s",
-		 t->filter ? ", filtered (f)" : "");
-	legend_para(l, buf);
-	/* the title this table was built with says what the help cannot: what it could not
-	 * judge, what a figure is read on (a one-word title adds nothing) */
-	if (vd && vd->help && t->title && strchr(t->title, ' '))
-		legend_para(l, t->title);
-	legend_head(l, "Columns");
-	size_t k = snprintf(words, sizeof(words), "%s", t->title ? t->title : "");
-	for (size_t c = 0; c < t->ncol; c++) {
-		col_meaning(&t->col[c], app->cmp != NULL, buf, sizeof(buf));
-		legend_key(l, t->col[c].name, buf);
-		if (k < sizeof(words))
-			k += (size_t)snprintf(words + k, sizeof(words) - k, " %s", t->col[c].name);
-	}
-	legend_terms(l, words);
+	table_pane_legend(p->t, p->arg, app->cmp != NULL, l);
 }
 
 /* A click on a data row selects it, and the column under the pointer; a click on the
@@ -883,6 +883,7 @@ const struct pane_ops pane_table = {
 	.draw = tp_draw,
 	.handle = tp_handle,
 	.select = tp_select,
+	.back = tp_back,
 	.table = tp_table,
 	.filter = tp_filter,
 	.rebuild = tp_rebuild,

@@ -108,15 +108,27 @@ static int phase_id(const struct steps_model *m, size_t k)
 	return -1;
 }
 
+/* The ranks' compute cannot be weighed against each other (analysis_compute_unweighable,
+ * but for compute recorded as zeros): each rank's own compute, no figure against the
+ * others, as in the ranks view. */
+static bool compute_own_only(struct run *run)
+{
+	const char *why = analysis_compute_unweighable(run);
+	return why && why != analysis_compute_zero;
+}
+
 /* Whether the run offers derived series i: compute and the slowdown only when it records
  * a compute phase, the slowdown only with 2 ranks or more (one rank has nothing to be
- * compared against: its slowdown against its own median would read 0), comm only when
- * it records a comm phase; else the heatmap would show a 0 nothing measured. */
-static bool derived_offered(const struct run *run, size_t i)
+ * compared against: its slowdown against its own median would read 0) whose compute can
+ * be weighed against each other (analysis_compute_unweighable: not traces of two runs,
+ * as the ranks view's rel_slowdown), comm only when it records a comm phase; else the
+ * heatmap would show a 0 nothing measured, or a figure no rank can be judged by. */
+static bool derived_offered(struct run *run, size_t i)
 {
 	switch (derived[i].series) {
 	case HEAT_REL_SLOWDOWN:
-		return steps_nranks(run->steps) >= 2 && analysis_has_compute(run->steps);
+		return steps_nranks(run->steps) >= 2 && analysis_has_compute(run->steps) &&
+		       !compute_own_only(run);
 	case HEAT_COMPUTE:
 		return analysis_has_compute(run->steps);
 	case HEAT_COMM:
@@ -126,7 +138,7 @@ static bool derived_offered(const struct run *run, size_t i)
 	}
 }
 
-static size_t nderived(const struct run *run)
+static size_t nderived(struct run *run)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < ARRAY_LEN(derived); i++)
@@ -135,7 +147,7 @@ static size_t nderived(const struct run *run)
 }
 
 /* The entry of derived[] that metric k (< nderived) is. */
-static size_t derived_at(const struct run *run, size_t k)
+static size_t derived_at(struct run *run, size_t k)
 {
 	size_t i = 0;
 	for (; i < ARRAY_LEN(derived); i++)

@@ -663,6 +663,14 @@ bool steps_nodes_every_host(struct run *run)
 	return every;
 }
 
+bool steps_nodes_found(struct run *run)
+{
+	struct node_set *s = nodes_group(run);
+	bool found = s != NULL;
+	steps_nodes_free(s);
+	return found;
+}
+
 struct node_set *steps_nodes(struct run *run)
 {
 	struct node_set *s = nodes_group(run);

@@ -84,6 +84,9 @@ struct node_set {
 #define NODES_NO_HOST "(no hostname)"
 
 struct node_set *steps_nodes(struct run *run);
+/* steps_nodes() would not be NULL: the run has node information. Light: the grouping
+ * alone, no distributed figures (the v list asks it at every frame). */
+bool steps_nodes_found(struct run *run);
 /* The rank ids of rank indexes ri (ascending) as ranges ("1,5,9-11"), allocated. */
 char *steps_nodes_ranklist(const struct steps_model *m, const size_t *ri, size_t n);
 /* The same as row groups (model/groups.h) over rank indexes, which are the rows of the

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the step family's registration (registry.h): the pytscope loader
- * (load.c), the views (views.c), the finding rules (rules.c), the heatmap grids
- * (grid.c), the Ranks/Steps/Budget tabs, the headline summary (a share a rule judges on
- * its side of the bar: analysis.h BARS; a lowest rank's run.json found but not read
- * named with why where run.json would speak: MFU, coverage, environment, config; the
- * steps on no rank-to-rank analysis: before a rank starts, after one ends, lacked in
- * between; under --compat pytscope no line from steps built from ProfilerSteps,
- * model/compat.h),
- * finalize and the model's lifetime (store.c).
+ * (load.c), the views (views.c; the v list offers those with data: steps_view_has_data),
+ * the finding rules (rules.c), the heatmap grids (grid.c), the Ranks/Steps/Budget tabs,
+ * the headline summary (a share a rule judges on its side of the bar: analysis.h BARS; a
+ * lowest rank's run.json found but not read named with why where run.json would speak:
+ * MFU, coverage, environment, config; the steps on no rank-to-rank analysis: before a
+ * rank starts, after one ends, lacked in between; under --compat pytscope no line from
+ * steps built from ProfilerSteps, model/compat.h), finalize and the model's lifetime
+ * (store.c).
  * Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
 #include <malloc.h>
@@ -88,6 +88,16 @@ static bool steps_has_records(const struct run *run)
 		if (steps_nrecords(run->steps, ri))
 			return true;
 	return false;
+}
+
+/* The views the v list offers (registry.h view_has_data), as their builds test: every
+ * one but budget needs a step record, nodes node information too (nodes.h: hostnames,
+ * --ranks-per-node, gpu_count, the traces' GPUs), as --export all writes them. */
+static bool steps_view_has_data(struct run *run, const struct view_def *vd)
+{
+	if (strcmp(vd->name, "budget") == 0)
+		return true;
+	return steps_has_records(run) && (strcmp(vd->name, "nodes") != 0 || steps_nodes_found(run));
 }
 
 bool steps_subset_scope(const struct run *run, char *buf, size_t n)
@@ -799,6 +809,7 @@ const struct subsystem sub_steps = {
 	.ntabs = ARRAY_LEN(steps_tabs),
 	.finalize = steps_fin,
 	.has_data = steps_has_data,
+	.view_has_data = steps_view_has_data,
 	.has_records = steps_has_records,
 	.summary = steps_summary,
 	.unjudged = steps_not_judged,

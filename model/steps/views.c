@@ -353,26 +353,38 @@ struct table *steps_view_rank(struct run *run, size_t ri)
 	return run->steps && ri < steps_nranks(run->steps) ? steps_rows(run, ri, ri + 1) : NULL;
 }
 
+/* Why the ranks' slowdown vs the step median is not judged, or NULL: one rank (nothing to
+ * compare against), or compute the ranks cannot be weighed by (analysis_compute_unweighable
+ * but for recorded zeros: traces of two runs, a rank without compute...), as the ranks
+ * view's rel_slowdown. */
+static const char *slowdown_unjudged(struct run *run)
+{
+	const char *why = steps_nranks(run->steps) < 2 ? "one rank, nothing to compare against"
+			  : analysis_has_compute(run->steps) ? analysis_compute_unweighable(run) : NULL;
+	return why != analysis_compute_zero ? why : NULL;
+}
+
 /* heatmap: per rank and block of the heatmap's steps (steps_ncolumns: the aligned ones,
  * then the later ones of the ranks that go on; at most 100 blocks), the mean and worst
- * step compute and relative slowdown vs the step median (empty for one rank: nothing to
- * compare against, said in the title). */
+ * step compute and relative slowdown vs the step median (empty when not judged,
+ * slowdown_unjudged, which the title says). */
 static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
 		return NULL;
 	const struct steps_model *m = run->steps;
-	bool compared = steps_nranks(m) >= 2;
+	const char *unjudged = slowdown_unjudged(run);
 	const struct heat_grid *gc = analysis_heatmap_all(run, HEAT_COMPUTE);
-	const struct heat_grid *gr = compared ? analysis_heatmap_all(run, HEAT_REL_SLOWDOWN) : NULL;
+	const struct heat_grid *gr = unjudged ? NULL : analysis_heatmap_all(run, HEAT_REL_SLOWDOWN);
 	if (!gc) {
 		snprintf(err, errn, "no aligned steps across ranks");
 		return NULL;
 	}
 	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
-	struct table *t = table_new("heatmap", compared ? "Heatmap (rank x step blocks)"
-							: "Heatmap (rank x step blocks; relative slowdown not judged: one "
-							  "rank, nothing to compare against)");
+	char title[320];
+	snprintf(title, sizeof(title), "Heatmap (rank x step blocks%s%s)", unjudged ? "; relative slowdown not judged: "
+		 : "", unjudged ? unjudged : "");
+	struct table *t = table_new("heatmap", title);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);

@@ -8,7 +8,8 @@
 # Traces whose first ProfilerSteps lie more than an hour apart (on wall clocks) are of two
 # runs: the headline's mixed runs line names the ranks and files, and no rank is weighed
 # against another (run wall, imbalance, sync skew, stragglers, critical path, HTA's
-# potential stragglers: n/a or not judged, with why), the same from the index; ten
+# potential stragglers, the heatmap's slowdown vs the step median: n/a, not judged, empty
+# or not offered, with why), the same from the index; ten
 # minutes apart, or a trace on no wall clock (ts from 0), is judged as before.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -108,6 +109,22 @@ tap_check "... no rank weighed against another: run wall, imbalance, stragglers,
 tap_check "... HTA's potential stragglers not judged (empty), with why" \
 	'grep -q "^  - potential stragglers ($why)$" days.out &&
 	 [ "$(cut -d, -f1,10 days_t.csv | tr "\n" " ")" = "rank,potential_straggler 0, 1, " ]'
+# ... nor by the heatmap: its slowdown vs the step median empty (export) or not offered
+# (pane: m goes from compute to step time), as the ranks view's rel_slowdown; offered and
+# filled ten minutes apart
+"$T" --no-index --export heatmap days >days_h.csv 2>/dev/null
+"$T" --no-index --export ranks days >days_r.csv 2>/dev/null
+"$T" --no-index --export heatmap mins >mins_h.csv 2>/dev/null
+tap_check "... the heatmap view's rel_slowdown empty, as the ranks view's; filled ten minutes apart" \
+	'[ "$(cut -d, -f6,7 days_h.csv | sort -u | tr "\n" " ")" = ", rel_slowdown_mean,rel_slowdown_worst " ] &&
+	 [ "$(cut -d, -f7 days_r.csv | sort -u | tr "\n" " ")" = " rel_slowdown " ] &&
+	 [ "$(cut -d, -f6 mins_h.csv | grep -c "^-*[0-9]")" = 6 ]'
+for d in days mins; do
+	printf '2\nm\n:dump %s/%s.m\n' "$PWD" $d >keys
+	TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$T" --no-index --tui $d >/dev/null 2>&1
+done
+tap_check "... the Heatmap pane does not offer it (m: step time); ten minutes apart it does" \
+	'grep -q "^ step time: " days.m && grep -q "^ slowdown vs step median: " mins.m'
 "$T" index days >/dev/null 2>&1 && "$T" --print --color never days >days_i.out 2>/dev/null
 tap_check "... the same from the index" '[ -d days/.tscope-index ] && cmp -s days.out days_i.out'
 "$T" --no-index --print --color never mins >mins.out 2>/dev/null

@@ -7,6 +7,8 @@
 # the Steps pane, its Budget, or its own row of the view that holds it; on traces without
 # steps (no heatmap) a rank's finding opens its row of the view it names (comm_overlap)
 # or of sources. The test fails when a registered rule (model/*/rules.c) has no row here.
+# A drill-down into a tab that already has a filter (a finding's, or the user's) shows
+# exactly its evidence, and Esc puts the tab's own filter back.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -158,4 +160,33 @@ for fx in $(cut -d'|' -f1 table | uniq); do
 		fi
 	done <"$fx.rows"
 done
+
+# A drill-down into a tab that has a filter shows exactly its evidence, and its filter
+# is gone once Esc leaves it: the pane's own filter is back (the man page's "never the
+# previous finding's cursor"). sw: after SWEEP.SATURATION filtered sweep to concurrency
+# 8, Enter on the Sweep pane's first point (concurrency 1) opens that row of every row;
+# nostep: comm_overlap filtered to rank 1 by hand, DIST.EXPOSED_COMM (rank 0) lands on
+# rank 0's row, as its message says, and after Esc the tab is filtered to rank 1 again;
+# TRACE.GPU_IDLE's rank filter on the GPU time tab (9) is gone after Esc.
+"$build/gen_sweep" sw 200 8 5 4 >/dev/null || tap_notok "gen_sweep"
+drill() {   # drill FIXTURE NAME KEYS: the session, dumps NAME.1, NAME.2, ...
+	printf '%b' "$3" >"$2.keys"
+	LINES=40 COLUMNS=140 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/ev/$2.keys" \
+		"$TSCOPE_BIN" --tui "$1" >/dev/null 2>"$2.err"
+}
+st() { grep -E "^ $2  row " "$1"; }   # the status row of table NAME in dump FILE
+D="$TSCOPE_TMP/ev"
+drill sw dsw "6\nf\n<C-u>id=SWEEP.SATURATION<Enter>\n<Enter>\n:dump $D/dsw.1\n8\n<Enter>\n:dump $D/dsw.2\n"
+tap_check "a Sweep point after a finding filtered sweep: its own row, every row shown" \
+	'st dsw.1 sweep | grep -q "filter .config=" && st dsw.2 sweep | grep -qE "row 1/5  series=" &&
+	 ! st dsw.2 sweep | grep -q filter'
+drill nostep dno ":view comm_overlap\nf\n<C-u>rank=1<Enter>\n6\nf\n<C-u>id=DIST.EXPOSED_COMM<Enter>\n<Enter>\n\
+:dump $D/dno.1\n<Esc>\n:view comm_overlap\n:dump $D/dno.2\n9\n:dump $D/dno.3\n6\nf\n<C-u>id=TRACE.GPU_IDLE<Enter>\n\
+<Enter>\n:dump $D/dno.4\n<Esc>\n9\n:dump $D/dno.5\n"
+tap_check "a rank's finding on a tab filtered to another rank: its rank's row, as the message says" \
+	'st dno.1 comm_overlap | grep -qE "row 1/3  rank=0$" && grep -q "rank 0.s row of comm_overlap" dno.1'
+tap_check "... and after Esc the tab's own filter is back" "st dno.2 comm_overlap | grep -q \"filter 'rank=1'\""
+tap_check "TRACE.GPU_IDLE filters the GPU time tab to its rank, not after Esc" \
+	'st dno.3 temporal | grep -q "row 1/3  rank=0" && st dno.4 temporal | grep -q "filter .rank=0." &&
+	 st dno.5 temporal | grep -q "row 1/3  rank=0" && ! st dno.5 temporal | grep -q filter'
 tap_plan

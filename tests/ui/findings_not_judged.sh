@@ -4,7 +4,9 @@
 # rule that could not judge it (with the ids it stands for), and `e` there and on the
 # Overview writes the same CSV as `--export findings`, not the header alone (which reads
 # as "no issues"); the Overview keeps its "no findings; not judged" line; Enter on such a
-# row opens nothing and says so (headless, scripted keys).
+# row opens nothing and says so (headless, scripted keys). At 120 columns, a run with
+# findings and a not judged part (one rank starts late, one ends early) keeps every
+# finding's title: the not judged rows' long id list is cut with an ellipsis instead.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -41,4 +43,16 @@ tap_check "Overview: no findings, and what was not judged" \
 	'grep -q "no findings; not judged: stragglers (10 aligned steps, the noise test needs 16)" "$TMP/ov.txt"'
 tap_check "Enter on a not judged row opens nothing and says so" \
 	'grep -q "nothing to open from a findings row" "$TMP/enter.txt" && grep -q " findings  row 1/" "$TMP/enter.txt"'
+# ranges: rank 2 starts at step 10, rank 3 ends at step 49
+"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_demo" "$TMP/ranges" 4 60 >/dev/null
+sed -i 1,10d "$TMP/ranges/rank2/steps.jsonl"
+sed -i '51,$d' "$TMP/ranges/rank3/steps.jsonl"
+printf '6\n:dump %s/ranges.txt\nq\n' "$TMP" >keys2
+XDG_STATE_HOME="$TMP/state" XDG_CACHE_HOME="$TMP/cache" TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=40 COLUMNS=120 \
+	LC_ALL=C.UTF-8 "$BIN" --tui "$TMP/ranges" >/dev/null 2>>"$TMP/err"
+ell=$(printf '\342\200\246')
+tap_check "120 columns: the title stays beside a long not judged id list, which is cut" \
+	'grep -q "^.high *MEMORY.GROWTH *Allocated memory grows steadily" "$TMP/ranges.txt" &&
+	 grep -q "^.not jud.* DIST.STRAGGLER [^ ]*.*$ell stragglers and imbalance on steps 0-9 (rank 2 starts" \
+	 "$TMP/ranges.txt"'
 tap_plan

@@ -9,7 +9,8 @@
 # the status row and the note, which keep the value and the scale. On a drill-down the
 # critical-step marks and the step labels never mix: a label is drawn whole with a
 # blank on each side, or not at all, so no stray digits of a label stand between the
-# marks. The dumps, joined, must equal
+# marks. A zoomed cell that jumps steps left out of the columns names the steps it holds
+# ("steps 98-99,150"), never one range across the gap. The dumps, joined, must equal
 # tests/ui/heatmap_labels.screen (UPDATE=1 rewrites it; review the diff).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -84,14 +85,15 @@ tap_check "CJK hostnames: clipped at a character boundary (no U+FFFD), the two n
 tap_check "... the status row names the node in full" \
 	'grep -q "^ 计计算算节节点点-机机房房七七-机机架架三三-x服服务务器器01  step 0" cjk.2'
 
-# a phase named with 95 characters, selected with m (the fifth metric)
+# a phase named with 95 characters, selected with m (the fourth metric: with forward
+# renamed the compute leaves out most of the step, so no slowdown is offered)
 "$gen" longphase 4 40 >/dev/null || { tap_notok "gen_demo failed"; exit 0; }
 long=a_very_long_phase_name_for_the_gradient_bucket_allreduce_overlap_region_stage_three_of_pipeline
 for r in 0 1 2 3; do
 	f="longphase/rank$r/steps.jsonl"
 	sed "s/\"forward\"/\"$long\"/" "$f" >longphase/s && mv longphase/s "$f"
 done
-session longphase 100 30 longphase "$(printf '2\nm\nm\nm\nm\nm\n:dump @/1')"
+session longphase 100 30 longphase "$(printf '2\nm\nm\nm\nm\n:dump @/1')"
 tap_check "a 95-character phase: the status row clips its name and keeps the value" \
 	'grep -q "^ rank 0  step 0  a_very_long_phase_name_for_the_[a-z_]*$ell [0-9.]* ms " longphase.1'
 tap_check "... the note clips it and keeps the scale" \
@@ -107,6 +109,15 @@ tap_check "zoomed in: whole labels between the marks (76, 136), none touching on
 	'echo "$zoomed" | grep -q "▲  *76  *▲.* 136  *▲" && ! echo "$zoomed" | grep -q "▲[0-9]\|[0-9]▲"'
 session axis 160 50 "$demo" "$(printf '2\n:dump @/1')"
 tap_check "without marks the labels stay every 12 columns" 'row axis.1 2 | grep -q "^ *0  *36  *72  *108 "'
+
+# rank 1 lacks steps 100-149, rank 3 starts at step 20: the columns are 20-99, 150-399,
+# 3 a cell at 120 columns; the 27th cell holds steps 98, 99 and 150
+"$gen" gap 4 400 >/dev/null && sed -i 101,150d gap/rank1/steps.jsonl && sed -i 1,20d gap/rank3/steps.jsonl
+{ echo 2; for i in $(seq 26); do echo l; done; echo ":dump $PWD/gap.txt"; echo q; } >gap.keys
+LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/gap.keys" "$TSCOPE_BIN" --tui --no-index gap \
+	>/dev/null 2>gap.err
+tap_check "a cell across a gap: the status row names its steps, not one range" \
+	'grep -q "^ rank 0  steps 98-99,150  compute worst " gap.txt && ! grep -q "step 98-150" gap.txt'
 
 want="$TSCOPE_ROOT/tests/ui/heatmap_labels.screen"
 [ "${UPDATE:-}" = 1 ] && cp got "$want"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # legend.sh: `i` gives every pane a legend of its own (headless, TSCOPE_SCRIPT): the
 # Heatmap's ramp, a table's columns (Ranks, its onset as the man page defines it, a
-# pair's onset_b, Findings, Sources, a trace view), Steps'
-# phase fills and sparklines, Budget's lines, the Overview's tones, the Sweep plot's
-# glyphs and compare mode's rank lines; the overlay scrolls (j) when it is taller than
+# pair's onset_b, Findings, Sources, a trace view), Steps' phase fills and sparklines,
+# the traces' compute (the Heatmap's: the step less its exposed communication) and HTA's
+# potential_straggler (the GPU time tab), Budget's lines, the Overview's tones, the Sweep
+# plot's glyphs and compare mode's rank lines; the overlay scrolls (j) when it is taller than
 # the screen, and a resize clamps its scroll position (as the help's: no blank rows
 # below its end); and the glossary entries the legends show are the man page's
 # Glossary word for word (model/glossary.c holds every term of it).
@@ -59,6 +60,20 @@ tap_check "the frame's conventions follow each legend" 'grep -q "missing value (
 printf ':view idle\ni\n:dump %s/idle\n' "$PWD" >keys
 tui 200 100 traces
 tap_check "a trace view: its columns and the glossary's idle" 'grep -q "Table: idle" idle && grep -qE " idle +Time on the GPU" idle'
+# traces' words: the heatmap's compute is the step less its exposed communication (the
+# GPU time tab's compute_us the kernels'), potential_straggler HTA's method (formats.md 2.4)
+printf '2i\n:dump %s/tr_heat\n<Esc>\n:view temporal\ni\n:dump %s/temporal\n' "$PWD" "$PWD" >keys
+tui 200 100 traces
+tr -s ' \n' '  ' <tr_heat >tr_heat.flat
+tr -s ' \n' '  ' <temporal >temporal.flat
+tap_check "traces: the heatmap legend's compute is the step less its exposed communication" \
+	'grep -q "Heatmap: compute" tr_heat &&
+	 grep -q "for a trace.s ProfilerStep, the step less its exposed communication" tr_heat.flat &&
+	 grep -q "the temporal view.s compute_us" tr_heat.flat'
+tap_check "traces: potential_straggler is HTA's late start of a communication kernel, not idle time" \
+	'grep -q "potential_straggler HTA.s per-rank flag in the temporal view: yes for the 2 ranks most often \
+among the 2 latest, step by step, to start the communication kernel" temporal.flat &&
+	 ! grep -q "idle time stands out" temporal.flat'
 printf '8i\n:dump %s/sweep.txt\n' "$PWD" >keys
 tui 200 100 sweep
 tap_check "Sweep: the plot's glyphs" 'grep -q "Sweep: one source" sweep.txt && grep -q "removed from the fit" sweep.txt'
@@ -103,7 +118,8 @@ awk 'BEGIN { RS = "" } {
 	else { term = substr($0, 1, n - 1); def = substr($0, n) }
 	gsub(/[ \n]+/, " ", def); sub(/^ /, "", def); gsub(/`/, "\047", def)
 	print term "\t" def }' gloss.txt >gloss.tsv
-cat heatmap overview ranks steps budget findings sources idle sweep.txt compare | tr -s ' \n' '  ' >all.flat
+cat heatmap overview ranks steps budget findings sources idle tr_heat temporal sweep.txt compare |
+	tr -s ' \n' '  ' >all.flat
 n=0 shown=0 bad= absent=
 while IFS='	' read -r term def; do
 	n=$((n + 1))

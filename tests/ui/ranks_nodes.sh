@@ -3,7 +3,8 @@
 # node, with hostnames longer than the column (ASCII and CJK): each node row reads
 # "+name (8)", its name clipped at a character boundary with an ellipsis keeping where it
 # differs from the other rows shown (the node's number), the rank count whole; so no two
-# node rows read the same, nor do two rank rows (o) on different nodes.
+# node rows read the same, nor do two rank rows (o) on different nodes. The v list
+# offers the nodes view only when the run has node information.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -48,4 +49,14 @@ grep '^[^ ]* *[0-9]' ascii.2 | sed 's/ *$//; s/.*  //' | sort -u >rank_rows
 k=$(grep -o "node000[0-7]" rank_rows | sort -u | wc -l)
 tap_check "rank rows (o): as many different node cells as nodes shown ($k)" \
 	'[ "$k" -gt 1 ] && [ "$(wc -l <rank_rows)" = "$k" ]'
+# the v list offers the nodes view only with node information, as --export all writes
+# it: these hostnames, not two traces without a host or a GPU count
+mkdir tr && "$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_trace" tr/r0.json 1 0 >/dev/null &&
+	"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_trace" tr/r1.json 1 1 >/dev/null || tap_notok "gen_trace failed"
+session vhost ascii "$(printf 'v\n:dump @/1')"
+session vtr tr "$(printf 'v\n:dump @/1')"
+"$TSCOPE_BIN" --no-index --export all -o all tr >/dev/null 2>&1
+tap_check "v: nodes with hostnames; not for traces without node information (nor --export all)" \
+	'grep -qE " nodes  +per node" vhost.1 && grep -qE " ranks  +per rank" vtr.1 &&
+	 ! grep -qE " nodes  +per node" vtr.1 && [ -f all/ranks.csv ] && [ ! -f all/nodes.csv ]'
 tap_plan
