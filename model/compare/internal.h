@@ -45,7 +45,7 @@ int compare_series(struct compare *c, const char **why);
 /* The heatmap series the ranks of side 0 (A) or 1 (B) are compared by: compare_series(),
  * but when both sides' steps are their traces' ProfilerSteps (trace_steps_only) and
  * compared by compute or of a single rank, each side's phase `compute` (a metric id): the
- * GPU time in compute kernels, the glossary's compute for traces (the steps view's
+ * GPU time in compute kernels, the glossary's compute in the trace views (the steps view's
  * compute_ms), not the distributed analysis' every phase but comm (the step less its
  * exposed comm, which the step wall and the time lost keep). */
 int compare_side_series(struct compare *c, int side);

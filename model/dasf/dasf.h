@@ -31,9 +31,10 @@ int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_
 /* Tasks (Compute events) in database order, for `Enter` on a function: a new table
  * "tasks" with one row per event whose args.name is `function`, or every event when
  * function is NULL (the registry view "tasks"): Task Key, Function, Host, Worker (the
- * thread_id), GPU, Duration (s), Timestamp (s, host clock), Input Data Size (MB), Throughput
- * (MB/s), Size (MB), Function group (dasf_function_groups' name). Row ref = the event's index in the database. NULL (reason in err) when
- * the run has no DASF tasks or none has that name. The caller frees the table. */
+ * thread_id), GPU, Duration (s), Timestamp (s, host clock), Input Data Size (MB),
+ * Throughput (MB/s), Size (MB), Function group (dasf_function_groups' name). Row ref =
+ * the event's index in the database. NULL (reason in err) when the run has no DASF tasks
+ * or none has that name. The caller frees the table. */
 struct table *dasf_function_tasks(struct run *run, const char *function, char *err, size_t errn);
 
 /* The first `max` rows of DASF view `name` (function_bottleneck, task_bottleneck,

@@ -23,7 +23,8 @@
  * a repeated ProfilerStep number is two records; format 23: pytscope's trace summary
  * in pytscope's float seconds, a truncated trace's steps never read as a CPU-only
  * profile's; format 24: a run.json FLOPs or peak that is not a finite positive number is
- * warned about and kept as not a number) columns, presence bits; in rank order, or in the order the ranks were sealed when
+ * warned about and kept as not a number) columns, presence bits; in rank order, or in
+ * the order the ranks were sealed when
  * `tscope-tui index` streams them during the load), then the HEAD: shard K and N;
  * the slice's sources (per rank: id, dir, the steps.jsonl extent of extent.h: size
  * read, mtime, inode, bytes of complete lines parsed and two CRC windows; run.json

@@ -277,7 +277,8 @@ tap_check "6 shards of 6 traces alone: each written, one says \"1 rank, 1 trace\
 	 grep -q "^index written: loose/.tscope-index/traces-0-of-6.tsx (1 rank, 1 trace, " loose.0.txt &&
 	 grep -q "^traces 2/6  1 trace  ok  " loose.st && grep -q "^index current: loose/.tscope-index (6 traces)" loose.cur'
 tap_check "6 shards of 6 ranks and 3 traces: each written, --status complete, the index current" \
-	'[ ! -e loose2.fail ] && grep -q "^index written: loose2/.tscope-index/steps-0-of-6.tsx (1 rank, 0\.0[0-9]*[1-9] MB)$" \
+	'[ ! -e loose2.fail ] &&
+	 grep -q "^index written: loose2/.tscope-index/steps-0-of-6.tsx (1 rank, 0\.0[0-9]*[1-9] MB)$" \
 	 loose2.0.txt && grep -q "^index written: loose2/.tscope-index/steps-1-of-6.tsx (1 rank, 1 trace, " loose2.1.txt &&
 	 grep -q "^traces 0/6  no trace  ok  " loose2.st && ! grep -q "NOT USABLE" loose2.st &&
 	 grep -q "^index current: loose2/.tscope-index (6 ranks, 3 traces)" loose2.cur'

@@ -5,7 +5,8 @@
 # sizing, sizing_points, gpu_telemetry and cerebras, the --print section, the fits' units
 # (seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency, as the report), objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
-# the sizing note naming only the options not given, a slow Cerebras ordinal's rate shown on its verdict's side of the threshold (79.996%, not 80%),
+# the sizing note naming only the options not given, a slow Cerebras ordinal's rate
+# shown on its verdict's side of the threshold (79.996%, not 80%),
 # the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
 # the headline without targets (tests/cli/sweep_headline.sh has the rest), the series table's
 # numbers never cut (1e15 or more in exponent form, columns as wide as their figures), and the real medium sweep
