@@ -512,7 +512,7 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 		}
 		free(items);
 		if (i == UI_PICK_QUIT)
-			return 0;
+			return ui_exit_signal();   /* q: 0; Ctrl-C: 130, as a shell expects */
 		if (i >= 0)
 			return rc;
 	}
@@ -646,6 +646,19 @@ static bool compat_refused(const struct cli *cli, enum cli_mode mode, const stru
 	return true;
 }
 
+/* --follow on a run with nothing a job appends to (follow_applies): the terminal a loading
+ * screen kept for the explorer restored, the usage error said. */
+static bool follow_refused(const struct cli *cli, const struct run *run)
+{
+	if (!cli->opts.follow || follow_applies(run))
+		return false;
+	ui_load_end(false);
+	fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs hold "
+	      "none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them without --follow\n",
+	      stderr);
+	return true;
+}
+
 static int run_mode(struct cli *cli, struct run *run)
 {
 	struct run_child *kids = NULL;
@@ -658,15 +671,9 @@ static int run_mode(struct cli *cli, struct run *run)
 		return rc;
 	}
 	enum cli_mode mode = pick_mode(cli);
-	if (compat_refused(cli, mode, run))
+	if (compat_refused(cli, mode, run) || follow_refused(cli, run))
 		return 2;
 	note_unused_options(&cli->opts, &run, 1);
-	if (cli->opts.follow && !follow_applies(run)) {
-		fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs "
-		      "hold none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them "
-		      "without --follow\n", stderr);
-		return 2;
-	}
 	if (mode == MODE_PRINT && cli->opts.follow) {
 		int rc = print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
 		if (run_is_empty(run))   /* as --print says it, with what the follower read */

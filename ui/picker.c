@@ -50,7 +50,7 @@ int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel,
 		int key = term_getkey(-1);
 		if (key == ERR && term_signal())
 			break;
-		if (key == ERR)   /* a read a signal interrupted (fg): draw and read again */
+		if (key == ERR)   /* a read a signal interrupted (fg, SIGCHLD): draw and read again */
 			continue;
 		enum action a = keymap_lookup(key);
 		if (list_key(&lc, a))

@@ -6,6 +6,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -410,6 +411,14 @@ static void resume(void)
 	seqs_build();   /* at the size now */
 }
 
+/* The terminal's input hung up or failed (poll's POLLHUP, POLLERR, POLLNVAL): no key
+ * will come. */
+static bool input_gone(void)
+{
+	struct pollfd pfd = { .fd = fileno(tin), .events = POLLIN };
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
 int term_getkey(int ms)
 {
 	if (got_cont) {   /* Ctrl-Z while busy: KEY_RESIZE lays out and draws again */
@@ -428,6 +437,11 @@ int term_getkey(int ms)
 		resume();
 		return KEY_RESIZE;
 	}
+	/* a wait without end that ended with no key: the terminal gone (end of file, EIO)
+	 * without a SIGHUP (a pty not the controlling one, nohup) ends as on SIGHUP, never
+	 * read again and again at full speed; a read a signal cut short reads on */
+	if (c == ERR && ms < 0 && !headless && !got_signal && input_gone())
+		got_signal = SIGHUP;
 	return c >= 0xC2 && c <= 0xF4 ? utf8_key(c) : c;
 }
 

@@ -511,6 +511,11 @@ int ui_load_frame(const struct ui_load_status *st, int ms)
 	return term_signal() ? 128 + term_signal() : -1;
 }
 
+int ui_exit_signal(void)
+{
+	return term_signal() ? 128 + term_signal() : 0;
+}
+
 void ui_load_end(bool explorer_follows)
 {
 	if (load_term && !explorer_follows) {

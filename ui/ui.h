@@ -18,9 +18,13 @@ struct compare;
 int ui_run_compare(struct compare *c, const struct opts *opts);
 enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
 /* A folder of runs: let the user pick one of n run paths below dir, starting on item
- * sel. Returns its index, UI_PICK_QUIT (q, Q, a signal) or UI_PICK_NO_TTY (no usable
- * terminal: nothing was drawn). */
+ * sel. Returns its index, UI_PICK_QUIT (q, Q, a signal: ui_exit_signal() tells) or
+ * UI_PICK_NO_TTY (no usable terminal: nothing was drawn). */
 int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel, const struct opts *opts);
+/* 128 + N when signal N (SIGINT, SIGTERM, SIGHUP, or a terminal gone at end of file,
+ * as SIGHUP) ended the last terminal session (picker, explorer, loading screen), else 0:
+ * the exit status a shell expects. */
+int ui_exit_signal(void);
 /* The loading screen, the explorer's first frame while a run loads on another thread:
  * the Overview of what is loaded so far (model/steps/progress.h: partial figures
  * labelled so, n/a where every rank is needed), a progress bar with rate and ETA; q or

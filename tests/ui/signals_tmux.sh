@@ -2,7 +2,8 @@
 # signals_tmux.sh: signals leave the terminal as they found it (issue 16). In tmux:
 # SIGQUIT, SIGUSR1 and SIGALRM in the explorer (they once left the alternate screen on
 # with the cursor hidden), a SIGWINCH storm then SIGHUP, SIGINT/SIGWINCH storms during
-# a slow load, and Ctrl-Z / fg (suspend restores the shell's screen, fg redraws).
+# a slow load, and Ctrl-Z / fg (suspend restores the shell's screen, fg redraws); SIGINT in
+# the run picker, and a terminal gone without a SIGHUP.
 # Checks: the exit status, `stty -a` equal before and after, tmux's alternate_on flag
 # and cursor_flag. Skips without tmux.
 set -u
@@ -95,6 +96,42 @@ i=0
 while [ ! -s "$work/stty.final" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.2
 tap_check "q after fg: terminal restored" 'cmp -s "$work/stty.before" "$work/stty.final" && [ "$(flags)" = 01 ]'
+
+# SIGINT in the run picker (a folder of runs): status 130, as in the explorer.
+mkdir -p "$work/runs" && cp -R "$demo" "$work/runs/a" && cp -R "$demo" "$work/runs/b"
+start "$work/runs"
+wait_for "holds 2 runs" >/dev/null && kill -INT "$(cat "$work/pid.txt")"
+wait_exit
+tap_check "SIGINT in the run picker: status 130" 'grep -q "EXIT=130" "$work/exit.txt"'
+tap_check "SIGINT in the run picker: terminal restored" restored
+
+# A terminal gone without a SIGHUP (a pty that is not the controlling terminal, its other
+# end closed): the explorer and the picker end as on SIGHUP (129), never reading again and
+# again at 100% CPU.
+gone() { # gone PATH: the exit status after the pty's master end closes, "timeout" if none
+	python3 - "$TSCOPE_BIN" "$1" <<'PY'
+import os, pty, subprocess, sys, time
+m, s = pty.openpty()
+env = dict(os.environ, TERM="xterm")
+p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=s, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
+os.close(s)
+end = time.time() + 10
+seen = b""
+while time.time() < end and b"Heatmap" not in seen and b"holds 2 runs" not in seen:
+    try:
+        seen += os.read(m, 65536)
+    except OSError:
+        break
+os.close(m)
+try:
+    print(p.wait(timeout=10))
+except subprocess.TimeoutExpired:
+    p.kill()
+    print("timeout")
+PY
+}
+tap_check "the terminal gone under the explorer: it ends (status 129)" '[ "$(gone "$demo")" = 129 ]'
+tap_check "the terminal gone under the run picker: it ends (status 129)" '[ "$(gone "$work/runs")" = 129 ]'
 
 # Out of memory inside the explorer: the fault-injecting build fails one of the last 30
 # allocations of a session that opens the demo, shows Findings (6) and quits with q. The
