@@ -258,15 +258,13 @@ bool findings_not_judged(struct run *run, char *buf, size_t n)
 	return buf[0] != '\0';
 }
 
-char *findings_not_judged_lines(struct run *run, bool parts)
+char *findings_not_judged_lines(struct run *run)
 {
 	struct not_judged nj = { 0 };
 	findings_not_judged_list(run, &nj);
 	char *out = NULL;
 	size_t len = 0, cap = 0;
 	for (size_t i = 0; i < nj.n; i++) {
-		if (parts && !nj.v[i].subject)
-			continue;
 		char *item = text_sanitize_dup(nj.v[i].text, 0);
 		size_t n = strlen(item);
 		xgrow((void **)&out, &cap, len + n + 6, 1);

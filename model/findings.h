@@ -20,7 +20,9 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
 /* What a drill-down opens. Every Enter (a finding, a table row, a heatmap cell) yields
  * one evidence; the UI keeps ONE map from evidence to pane (ui/app.c app_open_evidence):
  *   EV_RANK             heatmap (grid `grid`, NULL: the default) at rank, steps marked;
- *                       a run without that heatmap: the rank's row of `view` (NULL: sources)
+ *                       a grid whose rows are not ranks (DASF's workers): at row id `item`,
+ *                       rank -1 (no rank column shows a row number); a run without that
+ *                       heatmap: the rank's row of `view` (NULL: sources)
  *   EV_STEPS, EV_SERIES the Steps pane at rank, step range, series (a series with no
  *                       step range: the whole run)
  *   EV_BUDGET           the Budget pane at rank
@@ -145,9 +147,9 @@ const char *findings_unjudged(const struct run *run);
  * (why)" separated by "; ", into buf (truncated to n); false when there is none. */
 bool findings_not_judged(struct run *run, char *buf, size_t n);
 /* The same items as report lines, "  - what (why)\n" each, sanitized, malloc'd; NULL when
- * there is none. parts: only the items about one part of the run (a subject), which the
- * report lists under its findings too. */
-char *findings_not_judged_lines(struct run *run, bool parts);
+ * there is none. The report lists them under "no findings" and beside findings alike: a
+ * finding of one rule does not make another rule's silence a verdict. */
+char *findings_not_judged_lines(struct run *run);
 #define FINDINGS_NOT_JUDGED_MAX 1024 /* room for every family's items */
 /* What an empty findings list of run says, malloc'd: "no findings; not judged: " and
  * findings_not_judged()'s items; NULL when every rule could judge. */

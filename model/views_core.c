@@ -111,28 +111,28 @@ static struct table *build_sources(struct run *run, char *err, size_t errn)
 	return t;
 }
 
-/* A run with records and no finding, where some rule could not judge it: one row per
- * item (findings_not_judged_list), severity "not judged", the ids it stands for, the
- * item ("what (why)") as title; ref -1 - i (no finding: no evidence). The list, its CSV
+/* Where some rule could not judge a run with records: one row per item
+ * (findings_not_judged_list), severity "not judged", the ids it stands for, the item
+ * ("what (why)") as title; ref -1 - i (no finding: no evidence). The list, its CSV
  * (--export, `e`) and --export all then say what the header alone would claim was
- * judged, as the report's "no findings" list does. With findings (parts_only), the items
- * about one part of the run (a sweep series, a file), whose silence a finding of the same
- * rule on another part would make read as a verdict, as the report lists them. */
+ * judged, as the report's list does, with findings or without: a finding of one rule,
+ * or of the same rule on another part of the run, does not make this one's silence a
+ * verdict. */
 static void not_judged_rows(struct run *run, struct table *t, int c_sev, int c_id, int c_title, int c_detail,
-			    bool parts_only)
+			    bool any_finding)
 {
 	struct not_judged nj = { 0 };
 	findings_not_judged_list(run, &nj);
 	for (size_t i = 0; i < nj.n; i++) {
-		if (parts_only && !nj.v[i].subject)
-			continue;
 		size_t r = table_add_row(t, -1 - (long)i);
 		table_set_text(t, r, c_sev, "not judged");
 		table_set_text(t, r, c_id, *nj.v[i].ids ? nj.v[i].ids : NULL);
 		table_set_text(t, r, c_title, nj.v[i].text);
-		table_set_text(t, r, c_detail, parts_only ? "This rule could not judge this part of the run, so the "
-			       "absence of its finding here is no verdict." : "No rule fired on this run; this one "
-			       "could not judge it, so the absence of its finding is no verdict.");
+		table_set_text(t, r, c_detail, nj.v[i].subject ? "This rule could not judge this part of the run, so the "
+			       "absence of its finding here is no verdict."
+			       : any_finding ? "This rule could not judge this run, so the absence of its finding is no "
+			       "verdict." : "No rule fired on this run; this one could not judge it, so the absence "
+			       "of its finding is no verdict.");
 	}
 	findings_not_judged_free(&nj);
 }
@@ -146,7 +146,7 @@ static struct table *build_findings(struct run *run, char *err, size_t errn)
 		return NULL;
 	}
 	struct table *t = table_new("findings", "Findings");
-	int c_sev = table_add_col(t, "severity", COL_TEXT, 8, 0);
+	int c_sev = table_add_col(t, "severity", COL_TEXT, 10, 0); /* "not judged" whole */
 	table_set_role(t, c_sev, COL_ROLE_SEVERITY);
 	int c_id = table_add_col(t, "id", COL_TEXT, 28, 0);
 	int c_title = table_add_col(t, "title", COL_TEXT, 50, 0);

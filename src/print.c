@@ -649,7 +649,7 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 	const struct finding_list *fl = run_findings(run);
 	struct sbuf b = { 0 };
 	if (fl->n == 0) {
-		char *nj = po->compat ? NULL : findings_not_judged_lines(run, false);
+		char *nj = po->compat ? NULL : findings_not_judged_lines(run);
 		enum sgr sgr = nj ? SGR_YELLOW : SGR_GREEN; /* amber: not every rule could judge */
 		sb_style(&b, po->color, sgr, SGR_NONE, "●");
 		sb_puts(&b, " ");
@@ -696,10 +696,10 @@ static char *section_findings(struct run *run, const struct print_opts *po)
 			free(fix);
 		}
 	}
-	char *parts = po->compat ? NULL : findings_not_judged_lines(run, true);
-	if (parts) /* a rule that fired on one part and could not judge another */
-		sb_printf(&b, "  not judged (no finding there is no verdict):\n%s", parts);
-	free(parts);
+	char *nj = po->compat ? NULL : findings_not_judged_lines(run);
+	if (nj) /* the rules that could not judge the run, or a part of it: their silence is no verdict */
+		sb_printf(&b, "  not judged (no finding there is no verdict):\n%s", nj);
+	free(nj);
 	return sb_take(&b);
 }
 

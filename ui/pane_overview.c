@@ -33,6 +33,7 @@ struct opane {
 	struct summary sum;   /* the subsystems' summary lines */
 	char *note;           /* what no rule could judge (findings_empty_note), made at the
 	                       * first frame without findings, dropped when the run grows */
+	size_t unjudged;      /* beside findings: how many not-judged items the Findings tab lists */
 	bool note_done;
 	long shown;           /* a summary line a `/` match brought into view, -1: none */
 };
@@ -84,6 +85,7 @@ static bool ov_rebuild(void *priv, struct app *app)
 	registry_summary(app->run, &p->sum);
 	free(p->note);
 	p->note = NULL;
+	p->unjudged = 0;
 	p->note_done = false;
 	return true;
 }
@@ -220,6 +222,23 @@ static void lines_window(const struct opane *p, int w, int rows, int keep, size_
 		used += line_rows(p, (*last)++, w);
 }
 
+/* Once a run state: what no rule could judge, as a note under "no findings" or, beside
+ * findings, their count (made at the first frame, dropped when the run grows). */
+static void note_make(struct opane *p, struct app *app, const struct finding_list *fl)
+{
+	if (p->note_done || app->run->refused || (!fl->n && findings_unjudged(app->run)))
+		return;
+	p->note_done = true;
+	if (!fl->n) {
+		p->note = findings_empty_note(app->run);
+		return;
+	}
+	struct not_judged nj = { 0 };
+	findings_not_judged_list(app->run, &nj);
+	p->unjudged = nj.n;
+	findings_not_judged_free(&nj);
+}
+
 static void ov_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct opane *p = priv;
@@ -239,7 +258,12 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s below (Esc ends the search and shows them)",
 			 app->g->desc, n - last, n - last == 1 ? "" : "s");
 	y++;
-	draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
+	note_make(p, app, fl);
+	if (p->unjudged) /* beside findings, the rules that could not judge: the list's silence is no verdict */
+		draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu, %zu not judged; Enter opens the evidence, 6 lists them all)",
+			 fl->n, p->unjudged);
+	else
+		draw_fmt(y++, x, w, ROLE_HEADER, "Findings (%zu; Enter opens the evidence, 6 lists them all)", fl->n);
 	if (p->refind)
 		refind(p, fl);
 	list_resize(&p->lc, fl->n, body->y + body->h - y);
@@ -252,11 +276,6 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 			draw_clear_rect(&(struct rect){ y, x, 1, w }, ROLE_SELECTED);
 		draw_text(y, x, 5, severity_label(f->severity), i == p->lc.sel ? ROLE_SELECTED : sev);
 		draw_text(y, x + 6, w - 6, f->title, i == p->lc.sel ? ROLE_SELECTED : ROLE_NORMAL);
-	}
-	const char *why = fl->n || app->run->refused ? NULL : findings_unjudged(app->run);
-	if (!fl->n && !app->run->refused && !why && !p->note_done) {
-		p->note = findings_empty_note(app->run);
-		p->note_done = true;
 	}
 	if (!fl->n && p->note) /* what no rule could judge, under "no findings" */
 		draw_wrap(&(struct rect){ y, x, body->y + body->h - y, w }, 0, p->note, ROLE_DIM);

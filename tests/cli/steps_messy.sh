@@ -40,7 +40,9 @@ rep --no-index ev >ev.out
 rep --no-index --compat pytscope ev >evc.out
 tap_check "an eval record after a training record of its step: the ranks weighed, rank 2 the straggler" \
 	'grep -q "^  stragglers  *1 (rank 2: " ev.out && grep -q "^  run wall  *[0-9]" ev.out &&
-	 grep -q "^    rank 0:   11.50 ms" ev.out && ! grep -q "no compute phase at\|not judged" ev.out'
+	 grep -q "^    rank 0:   11.50 ms" ev.out && ! grep -q "no compute phase at" ev.out &&
+	 [ "$(grep "^  - " ev.out)" = "  - loss plateau (41 steps, needs 50)
+  - memory (no memory recorded by rank 0)" ]'
 "$TSCOPE_BIN" --export sources --no-index ev >ev.csv 2>/dev/null
 note="a record without phases (scalars alone: an evaluation, say) repeats step 19 after step 19: where"
 note="$note the ranks align it does not replace a record of that step with phases"
