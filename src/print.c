@@ -366,6 +366,12 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	return sb_take(&b);
 }
 
+/* The spikes a spike line lists (pytscope's first 8). */
+#define SPIKES_SHOWN 8
+
+/* "  loss spikes at steps [...]": the first SPIKES_SHOWN step numbers (in record order),
+ * natively with how many more and the highest step of those (pytscope's list alone under
+ * --compat). */
 static void spike_line(struct sbuf *b, const struct print_opts *po, const char *what, const long *v,
 		       size_t n)
 {
@@ -373,9 +379,15 @@ static void spike_line(struct sbuf *b, const struct print_opts *po, const char *
 		return;
 	struct sbuf l = { 0 };
 	sb_printf(&l, "  %s spikes at steps [", what);
-	for (size_t i = 0; i < n && i < 8; i++)
+	for (size_t i = 0; i < n && i < SPIKES_SHOWN; i++)
 		sb_printf(&l, "%s%ld", i ? ", " : "", v[i]);
 	sb_puts(&l, "]");
+	if (!po->compat && n > SPIKES_SHOWN) {
+		long last = v[SPIKES_SHOWN];
+		for (size_t i = SPIKES_SHOWN + 1; i < n; i++)
+			last = v[i] > last ? v[i] : last;
+		sb_printf(&l, " and %zu more, up to step %ld", n - SPIKES_SHOWN, last);
+	}
 	sb_style(b, po->color, SGR_YELLOW, SGR_NONE, l.s);
 	sb_puts(b, "\n");
 	free(l.s);
@@ -431,64 +443,6 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 /* At most this many per-rank lines in the default report. */
 #define RANK_LINES 16
 
-/* Ranks that matter first: stragglers (the costlier first, then the more slowed down),
- * then more often on the critical path (ties split), then the larger z-score of that,
- * then the lower rank id. */
-static int cmp_rank_weight(const void *a, const void *b, void *ud)
-{
-	const struct distributed *d = ud;
-	const struct rank_stat *x = &d->rank[*(const size_t *)a];
-	const struct rank_stat *y = &d->rank[*(const size_t *)b];
-	if (x->straggler != y->straggler)
-		return x->straggler ? -1 : 1;
-	double cx = x->slow_cost + x->stall_cost, cy = y->slow_cost + y->stall_cost;
-	if (x->straggler && cx != cy && cx == cx && cy == cy)
-		return cx > cy ? -1 : 1;
-	double sx = x->rel_slowdown, sy = y->rel_slowdown;
-	if (x->straggler && sx != sy && sx == sx && sy == sy)
-		return sx > sy ? -1 : 1;
-	if (x->critical_share != y->critical_share)
-		return x->critical_share > y->critical_share ? -1 : 1;
-	double zx = fabs(x->critical_z), zy = fabs(y->critical_z);
-	if (zx != zy && zx == zx && zy == zy)
-		return zx > zy ? -1 : 1;
-	return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-/* shown[r] for the `cap` ranks that matter; NULL when every rank is shown (cap 0, or few
- * ranks). */
-static bool *ranks_that_matter(const struct distributed *d, size_t cap)
-{
-	if (!cap || d->world_size <= cap)
-		return NULL;
-	size_t *ord = xmalloc(d->world_size * sizeof(*ord));
-	for (size_t r = 0; r < d->world_size; r++)
-		ord[r] = r;
-	qsort_r(ord, d->world_size, sizeof(*ord), cmp_rank_weight, (void *)d);
-	bool *shown = xcalloc(d->world_size, sizeof(*shown));
-	for (size_t i = 0; i < cap; i++)
-		shown[ord[i]] = true;
-	free(ord);
-	return shown;
-}
-
-/* The lines counting the ranks left out of the list: stragglers, then the others. */
-static void hidden_lines(struct sbuf *b, const struct print_opts *po, size_t strag, size_t others)
-{
-	char *line[2] = {
-		strag ? xasprintf("    … %zu more straggler%s (--export ranks --filter straggler=yes)", strag,
-				  strag == 1 ? "" : "s") : NULL,
-		others ? xasprintf("    … %zu more rank%s, less often on the critical path (--export ranks: all)",
-				   others, others == 1 ? "" : "s") : NULL,
-	};
-	for (int i = 0; i < 2; i++)
-		if (line[i]) {
-			sb_style(b, po->color, SGR_DIM, SGR_NONE, line[i]);
-			sb_puts(b, "\n");
-			free(line[i]);
-		}
-}
-
 static char *section_distributed(struct run *run, const struct print_opts *po)
 {
 	const struct distributed *d = compat_no_steps(run, po) ? NULL : analysis_distributed(run);
@@ -531,8 +485,7 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	if (ties)
 		sb_printf(&b, "  (%zu of %zu steps: ranks tied at the slowest compute share the step)\n", ties,
 			  d->n_steps);
-	bool *shown = ranks_that_matter(d, po->compat ? 0 : RANK_LINES);
-	size_t hidden = 0, hidden_strag = 0;
+	bool *shown = print_ranks_shown(d, po->compat ? 0 : RANK_LINES);
 	int width = 0; /* the default report's labels padded to the widest shown */
 	for (size_t r = 0; r < d->world_size && !po->compat; r++) {
 		int w = snprintf(NULL, 0, "rank %d:", d->rank[r].rank);
@@ -541,11 +494,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 	}
 	for (size_t r = 0; r < d->world_size; r++) {
 		const struct rank_stat *rs = &d->rank[r];
-		if (shown && !shown[r]) {
-			hidden_strag += rs->straggler;
-			hidden += !rs->straggler;
+		if (shown && !shown[r])
 			continue;
-		}
 		bool strag = po->compat ? d->straggler == (long)r : rs->straggler;
 		char *label = xasprintf("rank %d:", rs->rank);
 		sb_puts(&b, "    ");
@@ -563,8 +513,8 @@ static char *section_distributed(struct run *run, const struct print_opts *po)
 		}
 		sb_puts(&b, "\n");
 	}
+	print_ranks_left_out(&b, d, shown, po->color);
 	free(shown);
-	hidden_lines(&b, po, hidden_strag, hidden);
 	return sb_take(&b);
 }
 

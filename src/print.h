@@ -66,6 +66,18 @@ struct compare;
 int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
 		  const struct print_opts *po);
 
+struct distributed;
+struct sbuf;
+/* The default report's per-rank list when it is bounded (src/print_ranks.c): shown[r]
+ * (malloc'd) for the cap ranks that matter, taken in turn by a straggler's cost, by time
+ * lost and by critical-path share (no rank left out matters more, by each, than the ranks
+ * taken for it); NULL when every rank is shown (cap 0, or no more ranks than cap). */
+bool *print_ranks_shown(const struct distributed *d, size_t cap);
+/* The lines (dim when color) counting the ranks shown leaves out, the stragglers and the
+ * others apart, each with what those have in common (the most cost, critical share and
+ * time lost among them, rounded up) and the export that lists them; none when shown is NULL. */
+void print_ranks_left_out(struct sbuf *b, const struct distributed *d, const bool *shown, bool color);
+
 char *print_section_trace(struct run *run, const struct print_opts *po);  /* src/print_trace.c */
 char *print_section_sweep(struct run *run, const struct print_opts *po);  /* src/print_sweep.c */
 char *print_section_dasf(struct run *run, const struct print_opts *po);   /* src/print_dasf.c */
