@@ -241,11 +241,17 @@ static char *dollar_quoted(const char *word)
 	return out;
 }
 
+char *text_shell_arg_dup(const char *s)
+{
+	const char *arg = s ? s : "";
+	return text_is_clean(arg, strlen(arg), 0) ? single_quoted(arg) : dollar_quoted(arg);
+}
+
 char *text_shell_word_dup(const char *s)
 {
 	const char *path = s ? s : "";
 	char *word = xasprintf("%s%s", path[0] == '-' ? "./" : "", path); /* -x would read as an option */
-	char *out = text_is_clean(word, strlen(word), 0) ? single_quoted(word) : dollar_quoted(word);
+	char *out = text_shell_arg_dup(word);
 	free(word);
 	return out;
 }

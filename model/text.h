@@ -38,6 +38,10 @@ char *text_sanitize_dup(const char *s, unsigned flags);
  * path beginning with - gets ./ in front, so no command reads it as an option. NULL or
  * "" -> "''". */
 char *text_shell_word_dup(const char *s);
+/* s as one argument of a suggested command (an option's value: --sort -step_time_ms,
+ * --filter 'rank=7 step>=100'), quoted as text_shell_word_dup() quotes, but as it is: no
+ * ./ in front of a leading -. NULL or "" -> "''". */
+char *text_shell_arg_dup(const char *s);
 /* The program's own output s[0..len) (a report: text made of sanitized data) in ASCII,
  * malloc'd, NUL-terminated, *out_len bytes: each non-ASCII character by its TEXT_ASCII
  * stand-in (sparkline heights and bar cells as the explorer's ASCII glyphs) or '?', a

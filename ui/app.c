@@ -330,7 +330,8 @@ static long rank_pane(struct app *app, const struct evidence *ev)
 unsigned app_open_evidence(struct app *app, const struct evidence *ev)
 {
 	struct ui_target t = target_none();
-	t.rank = ev->rank;
+	/* EV_RANK of a grid whose rows are not ranks: the row id in item (model/findings.h) */
+	t.rank = ev->kind == EV_RANK && ev->rank < 0 && ev->item >= 0 ? (int)ev->item : ev->rank;
 	t.step_lo = ev->step_lo;
 	t.step_hi = ev->step_hi;
 	t.series = ev->series;

@@ -4,7 +4,9 @@
  * (DESIGN.md §6): the view's rows as filtered and sorted, node rows expanded to their
  * ranks. Where a pane shows what no --export writes as such (a heatmap's cells on screen,
  * a comparison's heatmap, the Steps pane's one rank, the first parts of the steps view),
- * the prompt and the message say what is written and what --export writes instead. */
+ * the prompt and the message say what is written and what --export writes instead (the
+ * first parts: which ranks, and the command with the pane's filter and sort). A pair's
+ * view without a row is refused with the reason, as --export refuses it. */
 #include "ui/app.h"
 
 #include <errno.h>
@@ -12,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/compare/views.h"
 #include "model/outfile.h"
 #include "model/table.h"
 #include "model/text.h"
 #include "ui/app_internal.h"
+#include "ui/pane_table.h"
 
 /* What e writes from the current pane. */
 enum export_kind {
@@ -84,6 +88,18 @@ static void default_path(struct app *app, const struct table *t, char *buf, size
 		snprintf(buf, n, "%s-%d.csv", base, i);
 }
 
+/* Whether t is a pair's view without a row (diff_env of identical run.json): then it is
+ * refused with the reason, as --export refuses it, never written as a header alone (a
+ * view with nothing in it). */
+static bool refuse_empty_pair_view(struct app *app, const struct table *t)
+{
+	if (!app->cmp || t->nrow > 0 || !compare_view(t->name))
+		return false;
+	app_msg(app, true, "nothing to export: view '%s' has no rows for this pair of runs%s%s", t->name,
+		t->empty_note ? ": " : "", t->empty_note ? t->empty_note : "");
+	return true;
+}
+
 bool app_export_prompt(struct app *app, char *label, size_t ln, char *path, size_t pn)
 {
 	struct table *t = current_table(app);
@@ -91,6 +107,8 @@ bool app_export_prompt(struct app *app, char *label, size_t ln, char *path, size
 		app_msg(app, true, "nothing to export in this pane");
 		return false;
 	}
+	if (refuse_empty_pair_view(app, t))
+		return false;
 	default_path(app, t, path, pn);
 	enum export_kind k = export_kind(app, t);
 	size_t n = k == EXPORT_NODES ? rows_written(t) : t->nview;
@@ -100,7 +118,7 @@ bool app_export_prompt(struct app *app, char *label, size_t ln, char *path, size
 		snprintf(label, ln, "export %zu rank row%s (node rows expanded) to: ", n, s);
 		break;
 	case EXPORT_PARTIAL:
-		snprintf(label, ln, "export the rows shown to: ");
+		snprintf(label, ln, "export the %zu row%s shown, the first ranks' only, to: ", n, s);
 		break;
 	case EXPORT_CELLS:
 		snprintf(label, ln, "export the %zu cell%s on screen to: ", n, s);
@@ -136,10 +154,12 @@ static void export_said(struct app *app, const struct table *t, enum export_kind
 		app_msg(app, false, "exported %zu row%s of '%s' to %s: node rows expanded, as --export %s%s", n, s, t->name,
 			path, t->name, options_note(t));
 		break;
-	case EXPORT_PARTIAL:
-		app_msg(app, false, "exported %zu row%s of '%s' to %s: the first ranks' rows only (all: tscope-tui "
-			"--export %s)", n, s, t->name, path, t->name);
+	case EXPORT_PARTIAL: {   /* which ranks, and the command that writes every rank's rows as filtered here */
+		char *note = table_parts_note(t, app);
+		app_msg(app, false, "exported %zu row%s of '%s' to %s: %s", n, s, t->name, path, note);
+		free(note);
 		break;
+	}
 	case EXPORT_CELLS:
 		app_msg(app, false, "exported the %zu cell%s on screen to %s; --export heatmap_cells writes every row, "
 			"100 cells across", n, s, path);

@@ -30,7 +30,7 @@ enum pane_result {
 
 /* Where a drill-down or straggler jump lands. Fields are "none" when < 0 / NULL. */
 struct ui_target {
-	int rank;                 /* rank id */
+	int rank;                 /* rank id (a grid whose rows are not ranks: the row id) */
 	long step_lo, step_hi;    /* step numbers */
 	const char *series;       /* "loss", "grad_norm", "memory", "step_time" */
 	const long *marks;        /* steps to mark (critical steps) */

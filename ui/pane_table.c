@@ -470,11 +470,10 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	for (size_t i = 0; names && i < shown; i++)
 		free(names[i]);
 	free(names);
-	if (!t->nview && !t->filter && t->empty_note)
-		draw_wrap(&(struct rect){ top.y + 1, top.x + 1, top.h - 1, top.w - 2 }, 0, t->empty_note, ROLE_DIM);
-	else if (!t->nview)
-		draw_text(top.y + 1, top.x + 1, top.w - 2, t->filter ? "no rows match the filter" : "no rows",
-			  ROLE_DIM);
+	char *why = t->nview ? NULL : table_pane_empty(t, app); /* held in part: the ranks loaded, the export of all */
+	if (why)
+		draw_wrap(&(struct rect){ top.y + 1, top.x + 1, top.h - 1, top.w - 2 }, 0, why, ROLE_DIM);
+	free(why);
 	if (p->detail && bot.h > 1)
 		draw_detail(p, app, &bot);
 }
@@ -509,8 +508,9 @@ static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview) {
-		app_msg(app, false, p->t->filter ? "nothing to open: no row matches the filter"
-						 : "nothing to open: %s has no rows", p->t->name);
+		app_msg(app, false, !p->t->filter ? "nothing to open: %s has no rows" : p->t->partial
+			? "nothing to open: no row matches the filter in the first ranks' rows loaded"
+			: "nothing to open: no row matches the filter", p->t->name);
 		return PR_HANDLED;
 	}
 	unsigned r = PR_NONE;

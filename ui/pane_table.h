@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_table.h: the parts of the table pane (pane_table.c) kept in files of their own:
- * its `i` legend (pane_table_legend.c). Not for other panes. */
+ * its `i` legend (pane_table_legend.c); what it and its `e` (app_export.c) say of a view
+ * held in part and of a pane with no row (pane_table_parts.c). Not for other panes. */
 #ifndef UI_PANE_TABLE_H
 #define UI_PANE_TABLE_H
 
@@ -12,5 +13,18 @@
  * view, each column's meaning, the glossary terms its columns use. cmp: compare mode
  * (an onset column is B's). */
 void table_pane_legend(const struct table *t, const char *view, bool cmp, struct legend *l);
+
+struct app;
+/* For t held in part (t->partial: the first ranks' rows of the steps view), what an
+ * export of t holds and how to get every row (malloc'd): "ranks 0-259 of 300 only; all:
+ * tscope-tui --export steps --filter 'rank=7 step>=100' --sort -step_time_ms RUN" (its
+ * ranks by id, as a rank list when it fits, else their count, first and last; then the
+ * command with t's filter and sort and the run's options that choose its records and
+ * its PATHs, each argument a shell word). */
+char *table_parts_note(const struct table *t, const struct app *app);
+/* What a pane showing no row of t says (malloc'd): the view's empty note or "no rows";
+ * with a filter "no rows match the filter", or held in part "no row matches the filter
+ * in the first ranks' rows loaded, " and table_parts_note (the others may hold rows). */
+char *table_pane_empty(const struct table *t, const struct app *app);
 
 #endif

@@ -74,10 +74,12 @@ void dasf_functions_text(const struct dasf_summary *s, char *buf, size_t n);
  * Names are grouped as dask's key_split() groups keys: the first '-'-separated word,
  * then the words after it while they are letters only and not an 8-letter hex token,
  * so "unc_fit-62a75b12-6b7a-49b0-b279" (a token that changes from run to run) is
- * "unc_fit" and "hello-world" stays whole. */
+ * "unc_fit" and "hello-world" stays whole; a name whose first word is empty ("-neg,fn",
+ * "") is "Other", as dask names it, never an empty group. */
 struct dasf_fn_group {
 	char *name;                    /* the group's name (owned, unsanitized) */
-	bool stripped;                 /* a member's name was longer (a token left out) */
+	bool stripped;                 /* a member's name is not the group's (a token left out,
+	                                * or "Other") */
 	size_t nnames;                 /* distinct names of the tasks in the group */
 	double *dur;                   /* finite task durations >= 0 (s), database order */
 	size_t n;
@@ -87,8 +89,8 @@ struct dasf_fn_group {
  * dasf_fn_groups_free(). */
 size_t dasf_function_groups(struct run *run, struct dasf_fn_group **out);
 void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n);
-/* What a group's name is followed by where it is shown: "-*" when a token was left out
- * of a member's name (stripped), else "". */
+/* What a group's name is followed by where it is shown: "-*" when a member's name is not
+ * the group's (stripped: a token left out, or "Other"), else "". */
 const char *dasf_group_mark(bool stripped);
 
 #endif

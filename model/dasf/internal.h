@@ -253,8 +253,9 @@ void dasf_db_free(struct dasf_db *db);
 /* The function groups of dasf.h (dasf_function_groups: dask's key_split rule) by name:
  * group_of[strs id] (strs.n entries) the group of each name a task has, DASF_NONE for
  * other strings; the groups' names interned in `names` (ids dense, first-seen order, n of
- * them); stripped[g] whether a name of group g was longer, nnames[g] how many names it
- * has. Built by dasf_groups_build(), owned, released by dasf_groups_free(). */
+ * them); stripped[g] whether a name of group g is not g's name (longer, or "Other"),
+ * nnames[g] how many names it has. Built by dasf_groups_build(), owned, released by
+ * dasf_groups_free(). */
 struct dasf_groups {
 	uint32_t *group_of;
 	struct dasf_intern names;

@@ -43,7 +43,8 @@ static struct evidence task_evidence(const char *group, bool stripped)
 }
 
 /* A worker (host, thread): its row in the "tasks" grid (task balance heatmap) when it has
- * one, else its tasks (Worker and Host exactly); names sanitized as task_evidence's. */
+ * one (the row in item: a DASF run has no ranks, rank stays -1), else its tasks (Worker and
+ * Host exactly); names sanitized as task_evidence's. */
 static struct evidence worker_evidence(struct run *run, const char *host, const char *thread)
 {
 	struct evidence ev = evidence_none();
@@ -52,7 +53,7 @@ static struct evidence worker_evidence(struct run *run, const char *host, const 
 	if (row >= 0) {
 		ev.kind = EV_RANK;
 		ev.grid = "tasks";
-		ev.rank = (int)row;
+		ev.item = row;
 		return ev;
 	}
 	ev.kind = EV_TASK;

@@ -114,12 +114,17 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 	return true;
 }
 
-/* dask's key_split() rule on a function name (dasf.h): the length of the group's name. */
+/* The group of a name whose first word is empty, as dask's key_split() names it. */
+static const char key_split_other[] = "Other";
+
+/* dask's key_split() rule on a function name s[0, n) (dasf.h): the length of the group's
+ * name, a prefix of s; 0 when the first word is empty ("-neg,fn", "": dask's error case,
+ * key_split_other, so that no group is an empty text, which reads as missing). */
 static size_t key_split_len(const char *s, size_t n)
 {
 	const char *dash = memchr(s, '-', n);
 	size_t len = dash ? (size_t)(dash - s) : n;
-	while (len < n) {
+	while (len > 0 && len < n) {
 		size_t w = len + 1, e = w, hex = 0;
 		while (e < n && s[e] != '-' && ((s[e] >= 'a' && s[e] <= 'z') || (s[e] >= 'A' && s[e] <= 'Z'))) {
 			hex += (s[e] >= 'a' && s[e] <= 'f') || (s[e] >= 'A' && s[e] <= 'F');
@@ -150,9 +155,10 @@ void dasf_groups_build(const struct dasf_db *db, struct dasf_groups *g)
 		if (g->group_of[nm] != DASF_NONE)
 			continue;
 		size_t n = db->strs.len[nm], len = key_split_len(db->strs.str[nm], n);
-		uint32_t id = dasf_intern(&g->names, db->strs.str[nm], len);
+		uint32_t id = len ? dasf_intern(&g->names, db->strs.str[nm], len)
+				  : dasf_intern(&g->names, key_split_other, sizeof(key_split_other) - 1);
 		g->group_of[nm] = id;
-		g->stripped[id] |= len < n;
+		g->stripped[id] |= len < n || !len;   /* a token left out, or "Other" */
 		g->nnames[id]++;
 	}
 	g->n = g->names.n;

@@ -352,8 +352,16 @@ const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
  * (compare mode sets it aside itself: its time not measured); buf holds the reason when
  * it is not a constant. */
 const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
-/* Rank index ri records some compute phase (else its compute figures are missing, not 0). */
-bool analysis_rank_has_compute(struct run *run, size_t ri);
+/* Per rank index, whether its compute is its own: it records some compute phase, and one
+ * of forward, backward, optimizer or compute when another rank records one on most of its
+ * records (its data or other phase alone then is no compute: lanes_unweighable's "rank 3
+ * records no forward, backward, optimizer or compute phase while rank 0 does"). Else its
+ * native compute figures (the ranks view's mean and median, the nodes view's worst and
+ * mean, the heatmap's compute cells) are missing, not 0 s nor another phase's time;
+ * pytscope's (mean_compute, --compat pytscope) keep its sum. Every rank's when the ranks
+ * are weighed (analysis_compute_unweighable NULL or analysis_compute_zero). A new array
+ * of steps_nranks() entries; the caller frees it. */
+bool *analysis_ranks_own_compute(struct run *run);
 
 /* STRAGGLERS (tscope-tui's own rules; the man page's FINDINGS section says the same).
  * With fewer than STRAG_MIN_JUDGE aligned steps nothing is judged (no verdict; the

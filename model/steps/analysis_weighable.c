@@ -4,7 +4,8 @@
  * analysis_phases_outside; a rank
  * without a compute phase, a phase one rank never records while another does, aligned
  * steps without compute, a phase value that is not a duration, compute sums that
- * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs), and why the
+ * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs), which ranks
+ * have a compute of their own then (analysis_ranks_own_compute), and why the
  * step walls or their comm share are not measured on every rank (a rank without the phases
  * or with compute 0, or that much time compute leaves out: n/a, not the others' figures
  * nor walls short of that time; walls that overflow), and the phases a
@@ -75,13 +76,35 @@ static void rank_compute_lanes(struct run *run, const int *lane, size_t ri, unsi
 	}
 }
 
-bool analysis_rank_has_compute(struct run *run, size_t ri)
+/* rank_compute_lanes() of every rank into has[N] and most[N]; the lanes some rank
+ * records on most of its records. */
+static unsigned ranks_compute_lanes(struct run *run, unsigned *has, unsigned *most)
 {
-	unsigned any, most;
+	unsigned often = 0;
 	int *lane = lane_map_new(run->steps);
-	rank_compute_lanes(run, lane, ri, &any, &most);
+	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
+		rank_compute_lanes(run, lane, r, &has[r], &most[r]);
+		often |= most[r];
+	}
 	free(lane);
-	return any != 0;
+	return often;
+}
+
+bool *analysis_ranks_own_compute(struct run *run)
+{
+	size_t N = steps_nranks(run->steps);
+	bool *own = xmalloc(N ? N : 1);
+	const char *why = analysis_distributed(run) ? analysis_compute_unweighable(run) : "";
+	if (!why || why == analysis_compute_zero) { /* weighed: no rank lacks a lane (lanes_unweighable) */
+		memset(own, true, N);
+		return own;
+	}
+	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N;
+	unsigned need = ranks_compute_lanes(run, has, most) & 1u << BUDGET_LANE_COMPUTE;
+	for (size_t r = 0; r < N; r++)
+		own[r] = has[r] && (has[r] & need) == need;
+	free(has);
+	return own;
 }
 
 /* Why the ranks' compute sums measure different things into buf (false: they do not): a
@@ -97,13 +120,8 @@ static bool lanes_unweighable(struct run *run, char *buf, size_t n)
 	/* a lane one rank never records while another does on most of its records: the two
 	 * compute sums measure different things (one that records it now and then, e.g. a
 	 * checkpoint in other, spends that time for real) */
-	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N, often = 0;
-	int *lane = lane_map_new(m);
-	for (size_t r = 0; r < N; r++) {
-		rank_compute_lanes(run, lane, r, &has[r], &most[r]);
-		often |= most[r];
-	}
-	free(lane);
+	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N;
+	unsigned often = ranks_compute_lanes(run, has, most);
 	buf[0] = '\0';
 	for (size_t r = 0; r < N && !buf[0]; r++) {
 		int id = steps_rank_id(m, r);

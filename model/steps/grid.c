@@ -5,7 +5,8 @@
  * not), read from the analyzers' heatmap pyramids (analysis.h heat_range), so any
  * rectangle costs O(rows x log steps). The columns are the aligned steps, then the later
  * steps of the ranks that go on (a live run's leading ranks, the others when a rank
- * ended early: steps_ncolumns), where a rank without a record has its cells missing; the
+ * ended early: steps_ncolumns), where a rank without a record has its cells missing (and
+ * in the compute series a rank without a compute of its own: analysis_ranks_own_compute); the
  * steps before them or between them that some rank has are no column, and the grid's
  * note says how many, where and on which ranks (left_out_note). A metric that would read
  * 0 for want of a comparison or a measurement is not offered (derived_offered). A cell is
@@ -15,6 +16,7 @@
  * to build is a grid job (heat_job.h): built on its own thread, owned by the grid source
  * it opens, coarse (columns of 2^shift steps) when the full one would not fit memory. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,8 @@ struct gs {
 	struct heat_grid *own;    /* g when a grid job made it (freed with the source) */
 	unsigned shift;           /* a column is 2^shift steps (a coarse job grid) */
 	struct groups *nodes;     /* ranks by node (nodes.h), NULL */
+	bool *hidden;             /* the compute series: per rank, its cells missing (no compute
+				   * of its own, analysis_ranks_own_compute); NULL: none is */
 	char title[96];
 	char note[224];           /* the steps no column shows (left_out_note), "" */
 };
@@ -177,25 +181,49 @@ static bool gs_value(void *ud, size_t row, size_t col, double *out)
 {
 	struct gs *s = ud;
 	double w;
-	return heat_range(s->g, row, col, col + 1, out, &w);
+	return !(s->hidden && s->hidden[row]) && heat_range(s->g, row, col, col + 1, out, &w);
 }
 
 static bool gs_range(void *ud, size_t row, size_t c0, size_t c1, double *mean, double *worst)
 {
 	struct gs *s = ud;
-	return heat_range(s->g, row, c0, c1, mean, worst);
+	return !(s->hidden && s->hidden[row]) && heat_range(s->g, row, c0, c1, mean, worst);
 }
 
 static void gs_row_buckets(void *ud, size_t row, size_t c0, size_t spc, size_t n, float *worst)
 {
 	struct gs *s = ud;
+	if (s->hidden && s->hidden[row]) {
+		for (size_t i = 0; i < n; i++)
+			worst[i] = NAN;
+		return;
+	}
 	heat_row_buckets(s->g, row, c0, spc, n, worst);
 }
 
+/* The index summary's scale, but with hidden rows (its cells count them): none, the
+ * pane's over the cells shown. */
 static bool gs_scale(void *ud, double *lo, double *hi)
 {
 	struct gs *s = ud;
-	return heat_kept_scale(s->g, lo, hi);
+	return !s->hidden && heat_kept_scale(s->g, lo, hi);
+}
+
+/* The ranks whose compute cells are missing (no compute of their own) for the compute
+ * series, NULL for another series or when there is none. */
+static bool *hidden_rows(struct run *run, int series)
+{
+	if (series != HEAT_COMPUTE)
+		return NULL;
+	size_t N = steps_nranks(run->steps), k = 0;
+	bool *hide = analysis_ranks_own_compute(run);   /* turned into its complement */
+	for (size_t r = 0; r < N; r++)
+		k += (hide[r] = !hide[r]);
+	if (!k) {
+		free(hide);
+		return NULL;
+	}
+	return hide;
 }
 
 static void gs_row_label(void *ud, size_t row, char *buf, size_t n)
@@ -491,6 +519,7 @@ static void gs_fill(struct run *run, size_t metric, const struct heat_grid *g, s
 	snprintf(s->title, sizeof(s->title), "%s", gs_metric_name(run, metric));
 	left_out_cached(run, s->note, sizeof(s->note));
 	s->nodes = steps_node_groups(run);
+	s->hidden = hidden_rows(run, metric_series(run, metric));
 	*src = (struct grid_src){
 		.nrows = heat_nranks(g), .ncols = heat_nsteps(g), .col_span = (size_t)1 << g->shift,
 		.title = s->title, .row_axis = "rank", .col_axis = "step",
@@ -533,6 +562,7 @@ static void gs_close(struct grid_src *src)
 	struct gs *s = src->ud;
 	if (s) {
 		groups_free(s->nodes);
+		free(s->hidden);
 		analysis_heat_free(s->own);
 	}
 	free(src->ud);

@@ -241,7 +241,9 @@ static void group_by_count(const struct steps_model *m, struct node_set *s, long
 	s->ranks_per_node = per;
 }
 
-static void node_figures(struct node_stat *nd, const struct distributed *d)
+/* nd's figures from d; own: per rank index, its compute is its own
+ * (analysis_ranks_own_compute). */
+static void node_figures(struct node_stat *nd, const struct distributed *d, const bool *own)
 {
 	if (!d)
 		return;
@@ -253,8 +255,9 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	for (size_t i = 0; i < nd->nranks; i++) {
 		const struct rank_stat *rs = &d->rank[nd->ri[i]];
 		/* the ranks' own compute over the steps that have one: a rank without it (a
-		 * NaN: none, or a NaN recorded) is missing from the node's figures, not 0 s */
-		if (!isnan(rs->own_mean)) {
+		 * NaN: none, or a NaN recorded; its data or other phase alone, not its own)
+		 * is missing from the node's figures, not 0 s nor that phase's time */
+		if (own[nd->ri[i]] && !isnan(rs->own_mean)) {
 			if (n == 0 || rs->own_mean > nd->worst_compute) {
 				nd->worst_compute = rs->own_mean;
 				nd->worst = nd->ri[i];
@@ -273,18 +276,30 @@ static void node_figures(struct node_stat *nd, const struct distributed *d)
 	free(rel);
 }
 
-/* Rank index ri's median slowdown against the step medians over the judged aligned steps
- * from k0, as the straggler rules weigh it (a step without a compute or a median left
- * out); c and x: scratch of that many doubles each. NaN when no step is left. */
-static double slowdown_from(const struct steps_model *m, const struct phase_sets *ps, const struct distributed *d,
-			    size_t ri, size_t k0, double *c, double *x)
+/* Rank index ri's median slowdown against the step medians over the aligned steps
+ * [k0, k1) (judged ones), as the straggler rules weigh it (a step without a compute or a
+ * median left out); c and x: scratch of k1 - k0 doubles each, c left holding its compute
+ * at those steps. NaN when no step is left. */
+static double slowdown_over(const struct steps_model *m, const struct phase_sets *ps, const struct distributed *d,
+			    size_t ri, size_t k0, size_t k1, double *c, double *x)
 {
-	size_t n = d->n_judged - k0, k = 0;
+	size_t n = k1 - k0, k = 0;
 	analysis_rank_compute(m, ps, ri, k0, n, c, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (!analysis_is_no_compute(c[i]) && d->step[k0 + i].cmed > 0)
 			x[k++] = c[i] / d->step[k0 + i].cmed - 1.0;
 	return k ? stats_median_inplace(x, k) : NAN;
+}
+
+/* The mean of the computes c[n] (a step without one left out; x: n doubles of scratch),
+ * as rank_stat own_mean is taken; NaN when no step has one. */
+static double compute_mean(const double *c, size_t n, double *x)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!analysis_is_no_compute(c[i]))
+			x[k++] = c[i];
+	return k ? stats_mean(x, k) : NAN;
 }
 
 /* The latest fail-slow onset of nd's ranks (an aligned index), when each turned slow and
@@ -303,9 +318,11 @@ static size_t node_onset(const struct distributed *d, const struct node_stat *nd
 	return hi - lo <= NODE_ONSET_STEPS ? hi : d->n_judged;
 }
 
-/* Slow together from a step (nodes.h NODE_SLOW_REL): nd->slow_from, from_min_rel and
- * from_median_rel when its ranks (2 or more) turned slow at once and each is at least
- * NODE_SLOW_REL slower from the latest onset on. */
+/* Slow together from a step (nodes.h NODE_SLOW_REL): nd->slow_from, from_min_rel,
+ * from_median_rel, from_worst and from_worst_compute when its ranks (2 or more) turned
+ * slow at once and each is at least NODE_SLOW_REL slower from the latest onset on,
+ * whatever their slowdown over the whole run (an onset early in the run leaves that at or
+ * above NODE_SLOW_REL too). */
 static void node_fail_slow(struct run *run, const struct distributed *d, struct node_stat *nd)
 {
 	size_t k0 = nd->no_host || nd->nranks < 2 || !d->step ? d->n_judged : node_onset(d, nd);
@@ -316,11 +333,16 @@ static void node_fail_slow(struct run *run, const struct distributed *d, struct 
 	size_t n = d->n_judged - k0, i;
 	double *c = xmalloc(2 * n * sizeof(*c)), *rel = xmalloc(nd->nranks * sizeof(*rel));
 	for (i = 0; i < nd->nranks; i++) {
-		rel[i] = slowdown_from(run->steps, &ps, d, nd->ri[i], k0, c, c + n);
+		rel[i] = slowdown_over(run->steps, &ps, d, nd->ri[i], k0, d->n_judged, c, c + n);
 		if (!(rel[i] >= NODE_SLOW_REL))
 			break;
 		if (i == 0 || rel[i] < nd->from_min_rel)
 			nd->from_min_rel = rel[i];
+		double mean = compute_mean(c, n, c + n);   /* c: its compute from k0 (slowdown_over) */
+		if (i == 0 || mean > nd->from_worst_compute) {
+			nd->from_worst_compute = mean;
+			nd->from_worst = nd->ri[i];
+		}
 	}
 	if (i == nd->nranks) {
 		nd->slow_from = d->step[k0].step;
@@ -329,6 +351,29 @@ static void node_fail_slow(struct run *run, const struct distributed *d, struct 
 	free(rel);
 	free(c);
 	analysis_phase_sets_free(&ps);
+}
+
+/* Slow together throughout (nodes.h NODE_SLOW_REL): each of nd's ranks at least
+ * NODE_SLOW_REL slower over the run (rel_slowdown) and, a rank that turned slow part way
+ * (fail-slow), over the judged aligned steps before its onset too: slow from the start,
+ * not ranks that turned slow at steps far apart. */
+static bool node_slow_throughout(struct run *run, const struct distributed *d, const struct node_stat *nd)
+{
+	if (nd->no_host || nd->nranks < 2 || !d->step || !(nd->min_rel >= NODE_SLOW_REL))
+		return false;
+	struct phase_sets ps;
+	analysis_phase_sets_init(run->steps, &ps);
+	double *c = xmalloc(2 * (d->n_judged ? d->n_judged : 1) * sizeof(*c));
+	size_t i;
+	for (i = 0; i < nd->nranks; i++) {
+		const struct rank_stat *rs = &d->rank[nd->ri[i]];
+		size_t k1 = rs->fail_slow && rs->slow_onset >= 0 ? analysis_dist_lower(d, d->n_judged, rs->slow_onset) : 0;
+		if (k1 && !(slowdown_over(run->steps, &ps, d, nd->ri[i], 0, k1, c, c + k1) >= NODE_SLOW_REL))
+			break;
+	}
+	free(c);
+	analysis_phase_sets_free(&ps);
+	return i == nd->nranks;
 }
 
 /* The GPUs a node has by the traces (the lowest rank's deviceProperties count), when
@@ -679,11 +724,15 @@ struct node_set *steps_nodes(struct run *run)
 	const struct distributed *d = analysis_distributed(run);
 	/* as the ranks view's straggler verdict: no compute to weigh, nothing judged */
 	s->judged = d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run);
+	bool *own = d ? analysis_ranks_own_compute(run) : NULL;
 	for (size_t k = 0; k < s->n; k++) {
-		node_figures(&s->v[k], d);
-		if (s->judged && !(s->v[k].min_rel >= NODE_SLOW_REL))
+		node_figures(&s->v[k], d, own);
+		if (s->judged)
 			node_fail_slow(run, d, &s->v[k]);
+		if (s->judged && s->v[k].slow_from < 0)
+			s->v[k].slow_throughout = node_slow_throughout(run, d, &s->v[k]);
 	}
+	free(own);
 	return s;
 }
 
@@ -724,7 +773,7 @@ const char *steps_nodes_how(const struct node_set *s, char *buf, size_t n)
 
 static bool slow_together(const struct node_stat *nd)
 {
-	return !nd->no_host && nd->has_dist && nd->nranks >= 2 && (nd->min_rel >= NODE_SLOW_REL || nd->slow_from >= 0);
+	return !nd->no_host && nd->has_dist && nd->nranks >= 2 && (nd->slow_throughout || nd->slow_from >= 0);
 }
 
 void steps_nodes_slow_share(const struct node_set *s, size_t *slow, size_t *nranks)

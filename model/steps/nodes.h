@@ -42,16 +42,24 @@ struct node_stat {
 	size_t *ri;               /* rank indexes */
 	size_t nranks;
 	bool has_dist;
-	bool has_compute;         /* some rank of it has a compute (own_mean): else worst is its
-				   * first rank and the compute figures are missing */
+	bool has_compute;         /* some rank of it has a compute of its own (own_mean,
+				   * analysis_ranks_own_compute): else worst is its first rank
+				   * and the compute figures are missing */
 	size_t worst;             /* rank index with the highest mean compute */
 	double worst_compute, mean_compute;   /* seconds per aligned step (rank_stat own_mean: over
 					       * the ranks and steps with a compute) */
 	double min_rel, median_rel;           /* rel_slowdown over the node's ranks */
 	/* the step from which its ranks are slow together (NODE_ONSET_STEPS), -1: none; then
-	 * the minimum and median over its ranks of their median slowdown from that step */
+	 * the minimum and median over its ranks of their median slowdown from that step, and
+	 * its rank (index) with the highest mean compute over those steps and that mean
+	 * (seconds per aligned step, over its steps with a compute): the figures over the
+	 * span NODE.SLOW_TOGETHER names */
 	long slow_from;
 	double from_min_rel, from_median_rel;
+	size_t from_worst;
+	double from_worst_compute;
+	bool slow_throughout;     /* no slow_from, its ranks slow from the start (NODE_SLOW_REL);
+				   * the whole-run figures (min_rel, median_rel) say how slow */
 	size_t stragglers;
 	bool no_host;             /* NODES_NO_HOST: the ranks without a hostname */
 };
@@ -69,15 +77,18 @@ struct node_set {
 	size_t n;
 };
 
-/* A node is slow together when it has at least 2 ranks, each at least this much slower
- * than the per-step median (rel_slowdown), or each turned slow (the fail-slow verdict,
- * analysis.h STRAGGLERS) at onsets at most NODE_ONSET_STEPS aligned steps apart and each
- * at least this much slower (its median slowdown against the step medians over the
- * judged steps) from the latest onset on: slow together from that step (slow_from). Of
- * 2 or more hosts (the no_host node is neither counted as one nor slow together), and
- * when at most half of the ranks are on such nodes; when more are, not judged
- * (NODE_TOO_WIDE: a slowdown that wide is not one host's). Judged on STRAG_MIN_JUDGE
- * aligned steps or more, as the native straggler tests are. */
+/* A node is slow together when it has at least 2 ranks and either each turned slow (the
+ * fail-slow verdict, analysis.h STRAGGLERS) at onsets at most NODE_ONSET_STEPS aligned
+ * steps apart and each is at least this much slower (its median slowdown against the
+ * step medians over the judged steps) from the latest onset on: slow together from that
+ * step (slow_from), however early the onset (an early one leaves the whole-run slowdown
+ * above this too); or, else, each is at least this much slower than the per-step median
+ * (rel_slowdown) from the start: a rank that turned slow part way also over the judged
+ * steps before its onset (slow_throughout; ranks that turned slow at steps far apart
+ * are neither). Of 2 or more hosts (the no_host node is neither counted as one nor slow
+ * together), and when at most half of the ranks are on such nodes; when more are, not
+ * judged (NODE_TOO_WIDE: a slowdown that wide is not one host's). Judged on
+ * STRAG_MIN_JUDGE aligned steps or more, as the native straggler tests are. */
 #define NODE_SLOW_REL 0.05
 #define NODE_ONSET_STEPS 5
 

@@ -497,6 +497,9 @@ static const char *budget_pct(const struct run *run, const struct budget *b, int
 	return buf;
 }
 
+/* EFFICIENCY.LOW_MFU and EFFICIENCY.RECOVERABLE: rank 0's budget (analysis.h BARS); the
+ * top line's seconds in pytscope's "%.2fs" under --compat, natively in the Budget pane's
+ * units (units.h: "7.88 ms", where "%.2fs" reads 0.01s on a trace's ms-scale steps). */
 static void rule_efficiency(struct run *run, struct finding_list *out)
 {
 	if (!rules_have_steps(run))
@@ -513,7 +516,7 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	bool low_mfu = b->has_mfu && b->mfu < BAR_MFU;
 	if (!low_mfu && (b->has_mfu || !(top->fraction >= BAR_RECOVERABLE)))
 		return;
-	char list[200] = "", pct[48], top_pct[48];
+	char list[200] = "", pct[48], top_pct[48], top_s[32];
 	for (size_t i = 0; i < b->nrecoverable && i < 3; i++) {
 		const struct budget_line *l = &b->line[b->recoverable[i]];
 		size_t n = strlen(list);
@@ -525,8 +528,12 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 	if (low_mfu)
 		snprintf(anchor, sizeof(anchor), "Useful compute is %.0f%% of wall (FLOPs at peak). ",
 			 b->efficiency * 100);
-	char *detail = xasprintf("%sBiggest recoverable line: %s at %s%% of wall (%.2fs over %zu step%s). "
-				 "Top recoverable: %s.", anchor, top->name, top_pct, top->seconds,
+	if (compat)
+		snprintf(top_s, sizeof(top_s), "%.2fs", top->seconds);
+	else
+		units_seconds(top->seconds, top_s, sizeof(top_s));
+	char *detail = xasprintf("%sBiggest recoverable line: %s at %s%% of wall (%s over %zu step%s). "
+				 "Top recoverable: %s.", anchor, top->name, top_pct, top_s,
 				 b->n, compat || b->n != 1 ? "s" : "", list);
 	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
 	struct evidence ev = evidence_none(); /* the budget is the evidence: the Budget pane */
@@ -611,11 +618,13 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 		char *ranks = steps_nodes_ranklist(run->steps, nd->ri, nd->nranks);
 		const char *host = s->source == NODES_HOSTNAME ? "host " : "";
 		struct evidence ev = evidence_none();
+		bool onset = nd->slow_from >= 0; /* slow together from a step, else throughout (nodes.h) */
+		/* every figure over the span named: from the onset on, else the whole run */
 		ev.kind = EV_RANK;
-		ev.rank = steps_rank_id(run->steps, nd->worst);
+		ev.rank = steps_rank_id(run->steps, onset ? nd->from_worst : nd->worst);
 		const char *loaded = partial ? " loaded" : "";
-		bool onset = !(nd->min_rel >= NODE_SLOW_REL); /* slow together from a step (nodes.h) */
 		double least = onset ? nd->from_min_rel : nd->min_rel;
+		double worst_ms = (onset ? nd->from_worst_compute : nd->worst_compute) * 1e3;
 		since[0] = from[0] = at_once[0] = '\0';
 		if (onset) {
 			snprintf(since, sizeof(since), " from step %ld", nd->slow_from);
@@ -634,7 +643,7 @@ static void rule_slow_node(struct run *run, struct finding_list *out)
 			      "median%s (median over its ranks %.0f%%; worst rank %d at %.2f ms/step).%s A whole "
 			      "host slow at once points at the host, not at one rank.%s", loaded, host, nd->name,
 			      ranks, partial ? "; " : "", scope, at_least, from,
-			      (onset ? nd->from_median_rel : nd->median_rel) * 100, ev.rank, nd->worst_compute * 1e3,
+			      (onset ? nd->from_median_rel : nd->median_rel) * 100, ev.rank, worst_ms,
 			      at_once, placed),
 		    "Check the host: thermal or power throttling, CPU frequency, a degraded NIC or PCIe "
 		    "link, noisy neighbours; drain it and compare.", ev);

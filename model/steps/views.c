@@ -174,6 +174,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	/* ranks that cannot be weighed against each other (a rank without compute, NaN, ...):
 	 * each rank's own compute, no figure against the others */
 	bool own_only = zero && unweighable != analysis_compute_zero;
+	bool *own_compute = analysis_ranks_own_compute(run);
 	for (size_t r = 0; r < steps_nranks(m); r++) {
 		size_t row = table_add_row(t, steps_rank_id(m, r));
 		table_set_num(t, row, c_rank, steps_rank_id(m, r));
@@ -198,7 +199,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		}
 		const struct rank_stat *rs = &d->rank[r];
 		table_set_num_opt(t, row, c_mem, rs->mem_peak / 1048576.0, rs->has_mem_peak);
-		if (!compute || !analysis_rank_has_compute(run, r)) {   /* nothing of it to weigh */
+		if (!compute || !own_compute[r]) {   /* nothing of it to weigh: no compute of its own */
 			table_set_text(t, row, c_strag, "n/a");
 			continue;
 		}
@@ -229,6 +230,7 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 			table_set_text(t, row, c_stall, buf);
 		}
 	}
+	free(own_compute);
 	if (nodes) {
 		table_set_groups(t, nodes, c_node);
 		table_set_role(t, c_mean, COL_ROLE_GROUP_WORST); /* nodes.c: a node's worst rank */
@@ -268,7 +270,25 @@ static char *metric_col_name(const struct table *t, const struct metric_def *def
 	return name;
 }
 
-/* steps: every record of ranks [lo, hi) (model order), one column per metric. */
+/* Phase value v (s) in ms as logged: from its whole nanoseconds when it has them (v is
+ * ns / 1e9 bit for bit, as the store keeps phases: 0.008660412 s is 8660412 ns, 8.660412
+ * ms, where v * 1e3 reads 8.660411999999999), else v * 1e3. The nanoseconds are added to
+ * *ns_sum, exact while below 2^53 (*whole cleared past it, or for a value without them). */
+static double phase_ms(double v, double *ns_sum, bool *whole)
+{
+	double ns = fabs(v) < 9e6 ? nearbyint(v * 1e9) : NAN;
+	if (ns / 1e9 != v) {
+		*whole = false;
+		return v * 1e3;
+	}
+	*ns_sum += ns;
+	*whole = *whole && fabs(*ns_sum) < 0x1p53;
+	return ns / 1e6;
+}
+
+/* steps: every record of ranks [lo, hi) (model order), one column per metric (phases in ms
+ * as logged: phase_ms), and the step time, the exactly rounded sum of the phases: of their
+ * nanoseconds when each has them (the row's phase cells added up exactly), else their fsum. */
 static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 {
 	const struct steps_model *m = run->steps;
@@ -298,7 +318,8 @@ static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 			double v;
 			struct stats_sum sum; /* step time = fsum of the phases (pytscope.md), in any order */
 			stats_sum_init(&sum);
-			bool any = false;
+			double ns_sum = 0;    /* ... exact from their nanoseconds, when each has them */
+			bool any = false, whole = true;
 			if (store_rank_timestamp(r, i, &v))
 				table_set_num(t, row, c_ts, v);
 			for (size_t k = 0; k < nm; k++) {
@@ -309,11 +330,12 @@ static struct table *steps_rows(struct run *run, size_t lo, size_t hi)
 					stats_sum_add(&sum, v);
 					any = true;
 				}
-				double shown = kind == METRIC_PHASE ? v * 1e3
+				double shown = kind == METRIC_PHASE ? phase_ms(v, &ns_sum, &whole)
 					       : kind == METRIC_MEMORY ? v / 1048576.0 : numfmt_float_shortest(v);
 				table_set_num(t, row, col[k], shown);
 			}
-			table_set_num_opt(t, row, c_time, stats_sum_result(&sum) * 1e3, any);
+			double ms = whole ? ns_sum / 1e6 : stats_sum_result(&sum) * 1e3;
+			table_set_num_opt(t, row, c_time, ms, any);
 		}
 		if (r != m->rank[ri])
 			steps_rank_body_copy_free((struct rank_steps *)r);
@@ -364,10 +386,32 @@ static const char *slowdown_unjudged(struct run *run)
 	return why != analysis_compute_zero ? why : NULL;
 }
 
+/* Why the heatmap view's cells are empty run-wide, into buf ("" when none is): no compute
+ * phase (compute and slowdown), the slowdown not judged (slowdown_unjudged), or a median of
+ * 0 at every aligned step (every rank's compute is 0), or not judged after the last step
+ * every rank has (the later columns: no median over every rank there). */
+static void heatmap_unjudged(struct run *run, char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	const char *why = slowdown_unjudged(run);
+	size_t A = steps_naligned(m);
+	if (!analysis_has_compute(m))
+		snprintf(buf, n, "compute and relative slowdown not judged: no compute phase recorded");
+	else if (why || analysis_compute_unweighable(run) == analysis_compute_zero)
+		snprintf(buf, n, "relative slowdown not judged: %s", why ? why : analysis_compute_zero);
+	else if (steps_ncolumns(m) > A)
+		snprintf(buf, n, "relative slowdown not judged after step %ld, the last step every rank has: no median "
+			 "over every rank there", steps_aligned_step(m, A - 1));
+	else
+		buf[0] = '\0';
+}
+
 /* heatmap: per rank and block of the heatmap's steps (steps_ncolumns: the aligned ones,
  * then the later ones of the ranks that go on; at most 100 blocks), the mean and worst
- * step compute and relative slowdown vs the step median (empty when not judged,
- * slowdown_unjudged, which the title says). */
+ * step compute (empty for a rank without a compute of its own, analysis_ranks_own_compute)
+ * and relative slowdown vs the step median (empty when not judged, slowdown_unjudged,
+ * which the title says). What leaves cells empty run-wide (heatmap_unjudged) is in the
+ * title and the table's note (--export says it). */
 static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 {
 	if (!need_steps(run, err, errn))
@@ -381,10 +425,11 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 		return NULL;
 	}
 	size_t S = heat_nsteps(gc), block = (S + 99) / 100;
-	char title[320];
-	snprintf(title, sizeof(title), "Heatmap (rank x step blocks%s%s)", unjudged ? "; relative slowdown not judged: "
-		 : "", unjudged ? unjudged : "");
+	char note[256], title[320];
+	heatmap_unjudged(run, note, sizeof(note));
+	snprintf(title, sizeof(title), "Heatmap (rank x step blocks%s%s)", *note ? "; " : "", note);
 	struct table *t = table_new("heatmap", title);
+	table_set_note(t, *note ? note : NULL);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_lo = table_add_col(t, "step_lo", COL_INT, 7, 0);
@@ -394,6 +439,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 	int c_rmean = table_add_col(t, "rel_slowdown_mean", COL_NUM, 8, 3);
 	int c_rworst = table_add_col(t, "rel_slowdown_worst", COL_NUM, 8, 3);
 	bool compute = analysis_has_compute(m); /* without: every cell missing, not 0 */
+	bool *own = analysis_ranks_own_compute(run);   /* a rank without: its cells missing */
 	for (size_t r = 0; r < heat_nranks(gc); r++)
 		for (size_t k = 0; k < S; k += block) {
 			size_t end = k + block < S ? k + block : S;
@@ -402,7 +448,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 			table_set_int(t, row, c_lo, steps_column_step(m, k));
 			table_set_int(t, row, c_hi, steps_column_step(m, end - 1));
 			double mean, worst;
-			if (!compute)
+			if (!compute || !own[r])
 				continue;
 			if (heat_range(gc, r, k, end, &mean, &worst)) {
 				table_set_num(t, row, c_mean, mean * 1e3);
@@ -413,6 +459,7 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 				table_set_num(t, row, c_rworst, worst);
 			}
 		}
+	free(own);
 	return t;
 }
 
@@ -512,10 +559,8 @@ static size_t node_stragglers(struct run *run, const struct node_stat *nd, size_
 	*judged = 0;
 	if (!d || !analysis_has_compute(run->steps) || own_only)
 		return 0;
-	for (size_t i = 0; i < nd->nranks; i++) {
+	for (size_t i = 0; i < nd->nranks; i++) {   /* weighed: each rank's compute is its own */
 		const struct rank_stat *rs = &d->rank[nd->ri[i]];
-		if (!analysis_rank_has_compute(run, nd->ri[i]))
-			continue;
 		n += rs->straggler;
 		*judged += rs->straggler || (d->n_steps >= STRAG_MIN_JUDGE && !unweighable);
 	}
@@ -559,6 +604,11 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 	int c_strag = table_add_col(t, "stragglers", COL_INT, 5, 0);
 	int c_slow = table_add_col(t, "slow_together", COL_TEXT, 6, 0);
 	int c_how = table_add_col(t, "grouped_by", COL_TEXT, 12, 0); /* a guess unless hostname */
+	int c_sfrom = table_add_col(t, "slow_from_step", COL_INT, 7, 0);  /* last, so the others keep their places */
+	int c_fworst = table_add_col(t, "from_worst_rank", COL_INT, 5, 0);
+	int c_fwc = table_add_col(t, "from_worst_compute_ms", COL_NUM, 9, 2);
+	int c_fmin = table_add_col(t, "from_min_rel_slowdown", COL_NUM, 7, 3);
+	int c_fmed = table_add_col(t, "from_median_rel_slowdown", COL_NUM, 7, 3);
 	char how[48];
 	steps_nodes_how(s, how, sizeof(how));
 	/* on a narrow screen: the worst rank and its compute, the stragglers */
@@ -573,6 +623,15 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		      "too few aligned steps, a compute the ranks cannot be weighed by, a node of one rank or "
 		      "of the ranks without a hostname, a run of one host, or nodes slow together holding more "
 		      "than half of the ranks, to judge); ");
+	table_col_doc(t, c_sfrom, "the step from which the ranks of a node slow together (yes) turned slow at once "
+				  "(empty: slow throughout, or not slow together); ");
+	table_col_doc(t, c_fworst, "from slow_from_step to the last judged step: the rank with the highest mean "
+				   "compute; ");
+	table_col_doc(t, c_fwc, "from slow_from_step to the last judged step: that rank's mean compute; ");
+	table_col_doc(t, c_fmin, "from slow_from_step to the last judged step: the least median slowdown against "
+				 "the step median of the node's ranks; ");
+	table_col_doc(t, c_fmed, "from slow_from_step to the last judged step: the median over the node's ranks of "
+				 "their median slowdown against the step median; ");
 	const char *unweighable = analysis_compute_unweighable(run);
 	bool own_only = unweighable && unweighable != analysis_compute_zero; /* no figure against the others */
 	for (size_t k = 0; k < s->n; k++) {
@@ -593,6 +652,13 @@ static struct table *build_nodes(struct run *run, char *err, size_t errn)
 		table_set_num_opt(t, row, c_med, nd->median_rel, !own_only);
 		size_t judged, strag = node_stragglers(run, nd, &judged);
 		table_set_num_opt(t, row, c_strag, (double)strag, judged > 0);
+		if (nd->slow_from < 0 || !steps_node_slow(s, k))   /* the figures NODE.SLOW_TOGETHER quotes */
+			continue;
+		table_set_int(t, row, c_sfrom, nd->slow_from);
+		table_set_int(t, row, c_fworst, steps_rank_id(m, nd->from_worst));
+		table_set_num_opt(t, row, c_fwc, nd->from_worst_compute * 1e3, !isnan(nd->from_worst_compute));
+		table_set_num(t, row, c_fmin, nd->from_min_rel);
+		table_set_num(t, row, c_fmed, nd->from_median_rel);
 	}
 	steps_nodes_free(s);
 	return t;

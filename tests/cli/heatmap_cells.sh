@@ -24,7 +24,9 @@
 # and the export, and not listed at all when it is the only compute phase (the series is
 # then that phase, as comm is). Steps some rank lacks mid-run or before its late start
 # are no column: the pane says how many, where and on which ranks (from the index too),
-# and --export heatmap_cells says the same on stderr.
+# and --export heatmap_cells says the same on stderr. Ranks recording data and comm alone
+# beside ranks with forward, backward and optimizer have no compute of their own: their
+# compute cells missing, the scale over the cells shown (from the index too).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 DEMO="$TSCOPE_ROOT/testdata/demo"
@@ -299,4 +301,42 @@ tap_check "... from the index too" 'grep -q "^ 10 steps left out (20-29): missin
 tap_eq "--export heatmap_cells: the steps left out said on stderr; nothing for a run without gaps" \
 	"tscope-tui: note on 'heatmap_cells': 10 steps left out (20-29): missing on rank 3; the columns are the steps \
 every rank has, then the later ones|" "$(cat gap.err)|$(cat demo.err)"
+# Ranks 3-7 record data and comm alone while ranks 0-2 record forward, backward and optimizer
+# too: their data time is no compute of theirs. Their compute cells are missing (cells, the
+# heatmap view, the pane's status row, on the node row of gpu-b, none of whose ranks has
+# one), and the scale is the cells' shown (median 101 ms, not the data phase's 5 ms), from
+# the index too (its kept scale counts those cells).
+python3 - <<'PY' || exit 1
+import json, os
+for r in range(8):
+    d = "dataonly/rank%d" % r
+    os.makedirs(d)
+    json.dump({"rank": r, "world_size": 8, "environment": {"hostname": "gpu-" + "ab"[r // 4]}},
+              open(d + "/run.json", "w"))
+    with open(d + "/steps.jsonl", "w") as f:
+        for s in range(20):
+            ph = {"data": 0.005, "comm": 0.01}
+            if r < 3:
+                ph.update(forward=0.03 + 0.001 * ((s + r) % 3), backward=0.06, optimizer=0.005)
+            f.write(json.dumps({"step": s, "phases": ph}) + "\n")
+PY
+"$TSCOPE_BIN" --export heatmap_cells --no-index dataonly 2>/dev/null | tail -n +2 >do.csv
+tap_check "data and comm alone: those ranks' compute cells missing, not the data phase's 5 ms" \
+	'[ "$(awk -F, '\''$1 >= 3 {print $5 "," $6 "," $7}'\'' do.csv | sort -u)" = "compute,," ] &&
+	 [ "$(awk -F, '\''$1 < 3 && $6 != ""'\'' do.csv | wc -l)" -eq 60 ]'
+"$TSCOPE_BIN" --export heatmap --no-index dataonly 2>/dev/null | tail -n +2 >do_view.csv
+tap_check "... the heatmap view's compute too" \
+	'[ "$(awk -F, '\''$1 >= 3 {print $4 "," $5}'\'' do_view.csv | sort -u)" = "," ] &&
+	 [ "$(awk -F, '\''$1 < 3 && $4 != ""'\'' do_view.csv | wc -l)" -eq 60 ]'
+printf '2\nj\nj\nj\n:dump %s/do1.txt\no\nj\n:dump %s/do2.txt\nq\n' "$PWD" "$PWD" >keys
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --no-index --tui dataonly >/dev/null 2>err
+tap_check "... the pane: rank 3's cell and gpu-b's node row compute missing, the scale the shown cells'" \
+	'grep -q "^ rank 3  step 0  compute missing" do1.txt && grep -q "^ gpu-b  step 0  compute missing" do2.txt &&
+	 grep -q " scale median 101 ms\.\.max 102 ms " do1.txt'
+"$TSCOPE_BIN" index dataonly >/dev/null 2>&1
+"$TSCOPE_BIN" --export heatmap_cells dataonly 2>/dev/null | tail -n +2 >do_ix.csv
+TSCOPE_SCRIPT=keys TERM=dumb LINES=24 COLUMNS=120 "$TSCOPE_BIN" --tui dataonly >/dev/null 2>err
+tap_check "... the same from the index" \
+	'cmp -s do.csv do_ix.csv && grep -q "^ rank 3  step 0  compute missing" do1.txt &&
+	 grep -q " scale median 101 ms\.\.max 102 ms " do1.txt && [ -s dataonly/.tscope-index/summary.tsx ]'
 tap_plan

@@ -22,9 +22,9 @@ cp -r run plain
 python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" run 8 15 1.2 || exit 1
 "$T" --export nodes --no-index run >n.csv 2>/dev/null
 tap_eq "gpu_count 8: two nodes" 2 "$(tail -n +2 n.csv | wc -l)"
-tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" n.csv'
+tap_check "node 1 holds ranks 8-15 and is slow together" 'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8,,,,,$" n.csv'
 tap_check "node 0 is judged not slow together: no, never an empty cell" \
-	'grep -q "^node 0,8,0,7,.*,no,gpu_count 8$" n.csv'
+	'grep -q "^node 0,8,0,7,.*,no,gpu_count 8,,,,,$" n.csv'
 "$T" --export nodes --no-index --filter 'slow_together=no' run >nf.csv 2>/dev/null
 tap_eq "--filter slow_together=no: the node judged not slow" "node 0" "$(tail -n +2 nf.csv | cut -d, -f1)"
 "$T" --export nodes --no-index --ranks 0-7 run >n1.csv 2>/dev/null
@@ -36,7 +36,8 @@ tap_check "which says the nodes are an assumption (no hostname)" \
 	'grep -q "No hostname is recorded: nodes here are rank ids in blocks of 8 (run.json.s gpu_count), which assumes" p.txt'
 "$T" --export nodes --ranks-per-node 4 --no-index run >n4.csv 2>/dev/null
 tap_eq "--ranks-per-node 4: four nodes" 4 "$(tail -n +2 n4.csv | wc -l)"
-tap_eq "--ranks-per-node 4: the two slow ones" "node 2 node 3" "$(grep ',yes,ranks-per-node 4$' n4.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+tap_eq "--ranks-per-node 4: the two slow ones" "node 2 node 3" \
+	"$(grep ',yes,ranks-per-node 4,' n4.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
 "$T" --print --no-index plain >q.txt 2>/dev/null
 tap_check "one straggler rank (11) is not a slow node" '! grep -q NODE.SLOW_TOGETHER q.txt'
 # Hostnames from run.json: four hosts of four ranks; host "b" holds the slow ranks 8-11.
@@ -49,7 +50,7 @@ tap_eq "hostnames: four hosts in rank order" "gpu-a gpu-x gpu-b gpu-d" "$(tail -
 "$T" --print --no-index run >ph.txt 2>/dev/null
 tap_check "hostnames: the slow host is named" 'grep -q "All 4 ranks of host gpu-b slow together" ph.txt'
 tap_check "hostnames: the nodes view says so, the finding assumes nothing" \
-	'grep -q "^gpu-b,4,8,11,.*,yes,hostname$" nh.csv && ! grep -q "No hostname is recorded" ph.txt'
+	'grep -q "^gpu-b,4,8,11,.*,yes,hostname,,,,,$" nh.csv && ! grep -q "No hostname is recorded" ph.txt'
 "$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
 tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
 # Under 16 aligned steps a slow node is not judged, as the native straggler tests are not.
@@ -144,7 +145,7 @@ cp -r plain odd0 && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" odd0 8 15 1
 "$T" --export nodes --no-index odd0 >o.csv 2>/dev/null
 "$T" --print --no-index odd0 >o.txt 2>/dev/null
 tap_check "rank 0's gpu_count against the 15 others': the others' blocks of 8, node 1 slow together" \
-	'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8$" o.csv &&
+	'grep -q "^node 1,8,8,15,.*,yes,gpu_count 8," o.csv &&
 	 grep -q "in blocks of 8 (gpu_count 8 in 15 of the 16 run.json that record one), which assumes" o.txt'
 # ranks 0-7 say gpu_count 4, ranks 8-15 8: a tie, no majority, no grouping by it (it said "blocks of 4 (the
 # gpu_count 8 of the 16 ranks' run.json record)")

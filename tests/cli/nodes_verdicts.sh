@@ -9,12 +9,14 @@
 # never "at least 15%"), the "at most half" guard counting ranks (two small slow hosts
 # beside a big one are slow together; nodes slow together holding more than half of the
 # ranks are n/a, not "no", and the not-judged list says why), a host whose ranks all turn
-# slow within a few steps of each other (slow together from that step, named; onsets far
-# apart are not), the nodes view's stragglers
-# as the ranks view judges them, a rank without a compute phase left out of its node's
-# compute figures (not a 0 s in its mean) and named in the budget view (an empty row), and
-# the steps views of a run without step records or phase time (refused with the reason,
-# never an empty table).
+# slow within a few steps of each other (slow together from that step, named, however early
+# in the run, and from an index too; onsets far apart are not, nor "throughout"), the
+# nodes view's stragglers as the ranks view judges them, a rank without a compute phase
+# left out of its node's compute figures (not a 0 s in its mean; nor, one recording data
+# and comm alone beside ranks with forward and backward, its data time, in the ranks view
+# too, from an index too) and named in the budget
+# view (an empty row), and the steps views of a run without step records or phase time
+# (refused with the reason, never an empty table).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -26,13 +28,13 @@ trap 'rm -rf "$work"' EXIT
 
 # mk DIR HOSTS SLOW [NOCOMPUTE]: NR ranks (16) of NS steps (100); HOSTS a Python
 # expression of r (None: no hostname), SLOW the ranks SLOWF (1.2) times slower in forward
-# and backward from step SLOWFROM (a Python expression of r, 0), NOCOMPUTE a rank that
-# records no forward/backward phase.
+# and backward from step SLOWFROM (a Python expression of r, 0), NOCOMPUTE the ranks
+# (comma-separated) that record no forward, backward or optimizer phase (data and comm).
 mk() {
 	python3 - "$@" <<'EOF' || exit 1
 import json, os, random, sys
 d, hosts, slow = sys.argv[1], sys.argv[2], {int(x) for x in sys.argv[3].split(",") if x}
-nocomp = int(sys.argv[4]) if len(sys.argv) > 4 else -1
+nocomp = {int(x) for x in sys.argv[4].split(",")} if len(sys.argv) > 4 else set()
 nr, ns = int(os.environ.get("NR", "16")), int(os.environ.get("NS", "100"))
 slowf = float(os.environ.get("SLOWF", "1.2"))
 slowfrom = os.environ.get("SLOWFROM", "0")
@@ -51,7 +53,7 @@ for r in range(nr):
         for s in range(ns):
             fw = 0.03 * (slowf if r in slow and s >= since else 1.0) * (1 + random.uniform(-0.01, 0.01))
             ph = {"data": 0.005, "forward": fw, "backward": 2 * fw, "optimizer": 0.005, "comm": 0.012}
-            if r == nocomp:
+            if r in nocomp:
                 del ph["forward"], ph["backward"], ph["optimizer"]
             t += sum(ph.values()) + 0.01
             f.write(json.dumps({"step": s, "timestamp": t, "phases": ph}) + "\n")
@@ -98,10 +100,41 @@ tap_eq "a host turning slow at once: slow together" "gpu-a,no gpu-b,no gpu-c,yes
 tap_check "... the finding names the step" \
 	'grep -q "All 4 ranks of host gpu-c slow together from step 60 (at least [0-9]*% slower)" late.txt &&
 	 grep -q "(ranks 8-11) is at least [0-9]*% slower than the per-step median from step 60 to the end" late.txt'
+# ... each figure it quotes over that span (its worst rank's compute since step 60, not over the whole run), as
+# the nodes view's slow_from_step and from_ columns give them
+"$T" --export findings --no-index late 2>/dev/null | grep NODE.SLOW_TOGETHER >late_f.csv
+late_fmt='from step %d to the end (median over its ranks %.0f%%; worst rank %d at %.2f ms/step) at least %d%%'
+tap_eq "... its figures over that span: the nodes view's slow_from_step and from_ columns" \
+	"$(grep '^gpu-c,' late.csv | cut -d, -f13-17 | awk -F, -v f="$late_fmt" '{ printf f, $1, $5 * 100, $2, $3,
+		int($4 * 100) }')" \
+	"$(sed -n 's/.*median \(from step .*ms\/step)\)\. .*/\1/p' late_f.csv) $(grep -o 'at least [0-9]*%' late_f.csv |
+		head -1)"
 SLOWFROM='40 if r < 10 else 80' SLOWF=1.3 mk apart '"gpu-" + "abcd"[r // 4]' 8,9,10,11
 "$T" --export nodes --no-index apart >apart.csv 2>/dev/null
 tap_eq "... its ranks turning slow 40 steps apart: not together" "gpu-a,no gpu-b,no gpu-c,no gpu-d,no" \
 	"$(rows apart.csv 1,11)"
+# Turning slow at step 30 of 100 leaves the whole-run median slowdown above 5%: still slow
+# together from step 30 (the slowdown since then, the steps as evidence), never "throughout";
+# the same from an index. A host slow from the start is slow together throughout (no step);
+# its ranks turning slow at steps 20 and 40 (each slow over most of the run) are not together.
+SLOWFROM=30 SLOWF=1.3 mk early '"gpu-" + "abcd"[r // 4]' 8,9,10,11
+"$T" --print --no-index --color never early >early.txt 2>/dev/null
+"$T" --export findings --no-index early 2>/dev/null | grep NODE.SLOW_TOGETHER | cut -d, -f1,5,6 >early.csv
+tap_check "a host turning slow at step 30 of 100: slow together from step 30" \
+	'grep -q "^  \[HIGH\] All 4 ranks of host gpu-c slow together from step 30 (at least 2[0-9]% slower)" early.txt &&
+	 grep -q "(ranks 8-11) is at least 2[0-9]% slower than the per-step median from step 30 to the end" early.txt'
+tap_eq "... its steps as evidence" "high,30,99" "$(cat early.csv)"
+"$T" index early >/dev/null 2>&1
+"$T" --print --color never early >early_ix.txt 2>/dev/null
+tap_check "... the same from an index" 'grep -q "host gpu-c slow together from step 30 (at least" early_ix.txt'
+SLOWF=1.3 mk start '"gpu-" + "abcd"[r // 4]' 8,9,10,11
+"$T" --print --no-index --color never start >start.txt 2>/dev/null
+tap_check "... a host slow from the start: slow together throughout" \
+	'grep -q "^  \[HIGH\] All 4 ranks of host gpu-c slow together (at least 2[0-9]% slower)" start.txt'
+SLOWFROM='20 if r < 10 else 40' SLOWF=1.3 mk apart2 '"gpu-" + "abcd"[r // 4]' 8,9,10,11
+"$T" --export nodes --no-index apart2 >apart2.csv 2>/dev/null
+tap_eq "... its ranks turning slow at steps 20 and 40: not together" "gpu-a,no gpu-b,no gpu-c,no gpu-d,no" \
+	"$(rows apart2.csv 1,11)"
 # wide DIR STEPS FACTOR: 6 ranks; ranks 0-3 (hosts gpu-a, gpu-b) each FACTOR times slower at 3 of every 4
 # steps, never 4 at once: both hosts at least 5% slower, 4 of 6 ranks: more than half, not judged (n/a, not
 # "no"). Over 16 steps at 1.12 no rule fires, so the report lists what was not judged.
@@ -238,6 +271,33 @@ mk nocomp '"gpu-" + "abcd"[r // 4]' "" 3
 "$T" --export nodes --no-index nocomp >nocomp.csv 2>/dev/null
 tap_eq "a rank without compute: stragglers and slow_together not judged" \
 	",n/a ,n/a ,n/a ,n/a" "$(rows nocomp.csv 10,11)"
+# Ranks 3-7 record data and comm alone while ranks 0-2 record forward, backward and
+# optimizer too: their data time is no compute of theirs. Empty in the ranks view (not
+# 5 ms), left out of gpu-a's mean (100 ms, not 76), gpu-b (no rank with one) empty;
+# --compat pytscope's report keeps pytscope's 5 ms; the same from an index.
+NR=8 mk dataonly '"gpu-" + "ab"[r // 4]' "" 3,4,5,6,7
+# ms CSV COLS: per row its first cell, then the columns COLS after the first rounded (ms)
+ms() {
+	tail -n +2 "$1" | awk -F, -v c="$2" '{ n = split(c, k, ","); l = $1
+		for (i = 2; i <= n; i++) l = l "," ($k[i] == "" ? "" : sprintf("%.0f", $k[i]))
+		printf "%s ", l }' | sed 's/ $//'
+}
+"$T" --export ranks --no-index dataonly >do_ranks.csv 2>/dev/null
+"$T" --export nodes --no-index dataonly >do_nodes.csv 2>/dev/null
+tap_eq "data and comm alone: the ranks view's mean and median compute empty, not the data phase's 5 ms" \
+	"0,100,100 1,100,100 2,100,100 3,, 4,, 5,, 6,, 7,," "$(ms do_ranks.csv 1,3,4)"
+tap_eq "... its node's worst and mean compute its other ranks' (100 ms, not 76), a node of such ranks empty" \
+	"gpu-a,100,100 gpu-b,," "$(ms do_nodes.csv 1,6,7)"
+tap_check "... the worst rank one with a compute of its own" \
+	'rows do_nodes.csv 5 | grep -qx "[0-2] "'
+"$T" --print --no-index --compat pytscope dataonly >do_compat.txt 2>/dev/null
+tap_check "... --compat pytscope: pytscope's per-rank compute, the data phase's 5 ms" \
+	'grep -q "^    rank 3:    5.00 ms" do_compat.txt && grep -q "^    rank 7:    5.00 ms" do_compat.txt'
+"$T" index dataonly >/dev/null 2>&1
+"$T" --export ranks dataonly >do_ranks_ix.csv 2>/dev/null
+"$T" --export nodes dataonly >do_nodes_ix.csv 2>/dev/null
+tap_check "... the same from an index" 'cmp -s do_ranks.csv do_ranks_ix.csv && cmp -s do_nodes.csv do_nodes_ix.csv &&
+	[ -s dataonly/.tscope-index/summary.tsx ]'
 # rank 3 of 4 records no phase: node 1's compute is rank 2's, not the mean of 75 and 0 ms
 mkdir -p noph/rank0 noph/rank1 noph/rank2 noph/rank3
 for s in $(seq 0 29); do

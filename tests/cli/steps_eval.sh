@@ -42,7 +42,7 @@ tap_check "... the budget over the same 60 steps, saying the same" \
 rep --no-index evf >evf.out
 rep --no-index --compat pytscope evf >evfc.out
 tap_check "... MFU weighs the FLOPs of 60 steps (3.0%, the finding's 60), not 80 (pytscope's 3.9% under --compat)" \
-	'grep -q "^  MFU 3\.0%  ·  " evf.out && grep -q "(5\.54s over 60 steps)" evf.out &&
+	'grep -q "^  MFU 3\.0%  ·  " evf.out && grep -q "(5\.54 s over 60 steps)" evf.out &&
 	 grep -q "^  MFU 3\.9%  ·  " evfc.out && grep -q "(5\.47s over 80 steps)" evfc.out'
 "$TSCOPE_BIN" --export budget --no-index ev >ev_budget.csv 2>/dev/null
 tap_check "... the budget export's steps column: 60" 'grep -q "^rank,0,60," ev_budget.csv'

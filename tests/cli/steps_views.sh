@@ -8,6 +8,10 @@
 # `straggler=` did not select and `straggler!=-` kept); findings sort by severity, not
 # A to Z. The budget's run line adds only the ranks that measure every line some rank does
 # (a phase a rank does not record, or an MFU it lacks, is not 0 s of it): "partial" then.
+# Phases in ms are the logged value (0.008660412 s: 8.660412, from its nanoseconds; it read
+# 8.660411999999999, so --filter on the logged value kept no row), and the step time their
+# exact sum. The heatmap view's empty relative slowdown is said in a note on stderr (one
+# rank; the steps after a rank ended early), as its title says it (it said nothing).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -27,14 +31,43 @@ tap_check "ranks: sorted by time lost, rank 2 first, straggler, onset 5" 'sed -n
 tap_check "steps: one row per record of rank 3" '[ "$(wc -l <steps.csv)" -eq 51 ]'
 tap_check "steps: phase columns in ms, missing memory absent" 'head -1 steps.csv | grep -qx "rank,step,timestamp,step_time_ms,forward_ms,backward_ms,comm_ms,loss"'
 tap_check "steps: first record" 'sed -n 2p steps.csv | grep -q "^3,5,2000,"'
-# step time = fsum of the phases (pytscope.md), as the heatmap's: the demo's first
-# records are where a left-to-right sum is off in the last bit (0.119875466000...02 s)
+# step time = the exactly rounded sum of the phases (pytscope.md's fsum), in ms from their
+# nanoseconds: the demo's first records are where a left-to-right sum is off in the last
+# bit (0.119875466000...02 s), and where fsum in seconds times 1e3 read 120.62917100000001
 "$TSCOPE_BIN" --export steps --filter "rank=0" "$TSCOPE_ROOT/testdata/demo" >demo.csv
 tap_check "steps: step_time_ms is the exactly rounded sum of the phases" \
-	'sed -n 2,3p demo.csv | cut -d, -f4 | tr "\n" " " | grep -qx "119.875466 120.62917100000001 "'
+	'sed -n 2,3p demo.csv | cut -d, -f4 | tr "\n" " " | grep -qx "119.875466 120.629171 "'
+# phases in ms as logged: 8660412 ns is 8.660412 ms (v * 1e3 read 8.660411999999999)
+mkdir -p nsr/rank0
+for s in 0 1; do
+	printf '{"step":%d,"phases":{"data":0.008660412,"forward":0.030954727,"backward":5.000000001}}\n' $s
+done >nsr/rank0/steps.jsonl
+"$TSCOPE_BIN" --no-index --export steps nsr >nsr.csv 2>/dev/null
+tap_check "steps: phase ms are the logged values, step time their sum" \
+	'sed -n 2p nsr.csv | grep -qx "0,0,,5039.61514,8.660412,30.954727,5000.000001"'
+"$TSCOPE_BIN" --no-index --export steps --filter 'data_ms=8.660412 forward_ms>=30.954727 forward_ms<=30.954727' \
+	nsr >nsf.csv 2>nsf.err
+tap_check "steps: --filter on the logged value keeps its rows" \
+	'[ "$(wc -l <nsf.csv)" -eq 3 ] && ! grep -q "keeps no row" nsf.err'
 "$TSCOPE_BIN" --export heatmap f2 >heat.csv
 tap_check "heatmap: 4 ranks x 50 blocks" '[ "$(wc -l <heat.csv)" -eq 201 ]'
 tap_check "heatmap: straggler block slower than the median" 'grep -q "^2,5,5,12.2[0-9]*,12.2[0-9]*,0.18[0-9]*,0.18" heat.csv'
+# empty relative slowdown: the reason on stderr, as the title says it
+mkdir -p one/rank0 early
+head -30 f2/rank0/steps.jsonl >one/rank0/steps.jsonl
+"$TSCOPE_BIN" --no-index --export heatmap one >one.csv 2>one.err
+tap_check "heatmap of one rank: the note says why the slowdown is empty" \
+	'grep -qx "tscope-tui: note on .heatmap.: relative slowdown not judged: one rank, nothing to compare against" \
+	 one.err && [ -z "$(cut -d, -f6 one.csv | sed 1d | sort -u)" ]'
+cp -r f2/rank0 f2/rank1 f2/rank2 f2/rank3 early/
+head -20 f2/rank1/steps.jsonl >early/rank1/steps.jsonl
+last=$(sed -n '$s/^{"step":\([0-9]*\),.*/\1/p' early/rank1/steps.jsonl)
+"$TSCOPE_BIN" --no-index --export heatmap early >early.csv 2>early.err
+# rows with a slowdown past the last common step, and rows without one up to it: none
+awk -F, -v s="$last" 'NR > 1 && (($2 > s) == ($6 != ""))' early.csv >early.odd
+tap_check "heatmap, rank 1 ends at step $last: the note says the slowdown after it is not judged" \
+	'grep -qx "tscope-tui: note on .heatmap.: relative slowdown not judged after step $last, the last step every rank \
+has: no median over every rank there" early.err && [ -n "$last" ] && [ ! -s early.odd ]'
 "$TSCOPE_BIN" --export budget f2 >budget.csv
 tap_check "budget: whole-run line (all ranks) then one per rank" '[ "$(wc -l <budget.csv)" -eq 6 ] && sed -n 2p budget.csv | grep -q "^run,,200,2.725,,0.7798"'
 "$TSCOPE_BIN" --export budget --filter "scope=rank rank=2" f2 >b2.csv

@@ -60,6 +60,15 @@ TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/ske
 grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; tap_rc $? "findings pane lists DASF.WORKER_IMBALANCE"
 grep -q 'Task balan' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt"
 tap_rc $? "Enter on it opens the task balance heatmap on worker-x-0"
+# ... on its row however far down (worker-x-0 the third, after two workers of Managed Memory events alone),
+# its findings row naming no rank (a DASF run has none: the row number is not one)
+mkdir "$TMP/mix" && "$BUILD/tests/gen_dasf" verdicts "$TMP/vd" >/dev/null && cp "$TMP/vd/memonly.msgpack" "$TMP/mix/" &&
+	cp "$TMP/skew.msgpack" "$TMP/mix/" || tap_notok "gen_dasf verdicts"
+printf ':view findings\n:filter id=DASF.WORKER_IMBALANCE\n<Enter>\n:dump %s\nq\n' "$TMP/mix.txt" >"$TMP/keys_mix"
+TSCOPE_SCRIPT="$TMP/keys_mix" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/mix" >/dev/null 2>&1
+grep -q '^ worker worker-x-0  second ' "$TMP/mix.txt" &&
+	[ "$("$BIN" --export findings "$TMP/mix" 2>/dev/null | grep ',DASF.WORKER_IMBALANCE,' | cut -d, -f4)" = "" ]
+tap_rc $? "Enter on it opens worker-x-0's row (the third), the findings rank empty"
 # Enter on a function whose name holds glob characters and a space lists exactly its tasks.
 "$BUILD/tests/gen_dasf" names "$TMP/names.msgpack"
 cat >"$TMP/keys3" <<EOF

@@ -9,6 +9,8 @@
 # (it said "exported 1600 rows of 'heatmap_cells'", a view --export refuses for two runs).
 # The Steps pane writes its rank's rows, as --export steps --filter rank=N does, and says so.
 # A writable file in a read-only directory: the message names the temp file, as --export -o.
+# A pair's view without a row (diff_env of identical run.json) is refused with the reason,
+# as --export refuses it (e wrote a header-only CSV: "exported 0 rows of 'diff_env'").
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -69,6 +71,12 @@ tap_check "compare heatmap: the message says no --export writes a comparison's h
 	 last pair.done | grep -q "; no --export writes a comparison.s heatmap\$"'
 tap_check "compare heatmap: after m, A's cells, said so" \
 	'last pair.a | grep -q "(compute A) to a.csv" && sed -n 2p a.csv | grep -q ",compute A,"'
+
+# a pair's empty Env tab (identical run.json): no prompt, the reason, no file
+session env "$(printf '6\ne\n:dump @/done')" a reg
+tap_check "a pair's diff_env without a row: e says why, as --export, and writes nothing" \
+	'last env.done | grep -q "^nothing to export: view .diff_env. has no rows for this pair of runs: no difference: " &&
+	 [ -z "$(find . -name "*diff_env*")" ]'
 
 # Steps: the shown rank's rows, as --export steps --filter rank=N
 session steps "$(printf '4\nj\ne<C-u>steps.csv\n:dump @/prompt\n<Enter>\n:dump @/done')" run64

@@ -344,9 +344,16 @@ static void test_findings_fire(void)
 	ok(f && f->severity == SEV_HIGH && f->ev.kind == EV_TASK && strcmp(f->ev.name, "big") == 0 &&
 	   f->ev.item == -1, "FUNCTION_DOMINATES: big has 9 of 10 s (90%% -> high), evidence = big");
 	f = tu_finding(run, "DASF.WORKER_IMBALANCE");
-	ok(f && f->ev.kind == EV_RANK && f->ev.grid && strcmp(f->ev.grid, "tasks") == 0 && f->ev.rank == 0 &&
-	   f->ev.name && strcmp(f->ev.name, "worker-x-0") == 0,
-	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = its task balance row 0");
+	ok(f && f->ev.kind == EV_RANK && f->ev.grid && strcmp(f->ev.grid, "tasks") == 0 && f->ev.item == 0 &&
+	   f->ev.rank == -1 && f->ev.name && strcmp(f->ev.name, "worker-x-0") == 0,
+	   "WORKER_IMBALANCE: worker-x-0 busy 9 s vs mean 5 s (1.8x), evidence = its task balance row 0, no rank");
+	struct table *ft = view(run, "findings");
+	size_t wi = 0;
+	while (ft && wi < ft->nview && strcmp(txt(ft, wi, "id"), "DASF.WORKER_IMBALANCE") != 0)
+		wi++;
+	ok(ft && wi < ft->nview && isnan(num(ft, wi, "rank")),
+	   "... its findings row's rank empty (a DASF run has no ranks)");
+	table_free(ft);
 	ok(!tu_finding(run, "DASF.GPU_IDLE"), "no GPU_IDLE without GPU samples");
 	struct table *t = view(run, "function_bottleneck");
 	ok(t && isnan(num(t, 0, "Mean GPU Utilization (%)")) && isnan(num(t, 0, "Mean GPU Memory Used (GB)")),
@@ -360,12 +367,13 @@ static void test_findings_fire(void)
 }
 
 /* Function groups for comparing runs (dasf.h): dask's key_split rule on the names, the
- * usable durations only. */
+ * usable durations only. A name whose first word is empty is dask's "Other" (it was an
+ * empty group, which reads as missing, for "-neg,fn" and "", and "-lead" for "-lead"). */
 static void test_function_groups(void)
 {
 	static const char *const names[] = { "unc_fit-62a75b12-6b7a-49b0-b279", "unc_fit-aaaa1111-0b7a-49b0-b279",
 					     "hello-world", "x-deadbeef", "x-abcdefgh", "a-1-2", "var", "var", "-lead",
-					     "" };
+					     "", "-neg,fn" };
 	char *path = tmp_path("groups.msgpack");
 	struct dw w;
 	dw_open(&w, path);
@@ -379,14 +387,16 @@ static void test_function_groups(void)
 	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
 	struct dasf_fn_group *g;
 	size_t n = dasf_function_groups(run, &g);
-	static const char *const want[] = { "unc_fit", "hello-world", "x", "x-abcdefgh", "a", "var", "-lead", "" };
+	static const char *const want[] = { "unc_fit", "hello-world", "x", "x-abcdefgh", "a", "var", "Other" };
 	bool same = n == sizeof(want) / sizeof(want[0]);
 	for (size_t i = 0; same && i < n; i++)
 		same = strcmp(g[i].name, want[i]) == 0;
 	ok(same, "function groups: key_split names in first-seen order (%zu groups)", n);
 	ok(same && g[0].n == 2 && g[0].dur[1] == 2 && g[0].stripped && !g[1].stripped && g[2].stripped &&
-	   !g[3].stripped && g[4].stripped && !g[6].stripped,
+	   !g[3].stripped && g[4].stripped,
 	   "a per-call token is left out (stripped), words of letters stay, an 8-letter non-hex word stays");
+	ok(same && g[6].stripped && g[6].nnames == 3 && g[6].ntasks == 3,
+	   "an empty first word (\"-lead\", \"\", \"-neg,fn\"): dask's Other, marked as a group");
 	ok(same && g[5].n == 1 && g[5].dur[0] == 7, "a NaN duration is not a task time of its group");
 	dasf_fn_groups_free(g, n);
 	run_free(run);
@@ -440,7 +450,8 @@ static void test_compare_worker_rows(void)
 	struct run *ra = run_open((const char *const[]){ a }, 1, &no_opts, NULL);
 	struct run *rb = run_open((const char *const[]){ b }, 1, &no_opts, NULL);
 	const struct finding *ia = tu_finding(ra, "DASF.WORKER_IMBALANCE"), *ib = tu_finding(rb, "DASF.WORKER_IMBALANCE");
-	ok(ia && ib && ia->ev.rank == 0 && ib->ev.rank == 1, "worker-x-0's row: 0 in A, 1 in B (worker-a-0 first)");
+	ok(ia && ib && ia->ev.item == 0 && ib->ev.item == 1 && ia->ev.rank == -1 && ib->ev.rank == -1,
+	   "worker-x-0's row: 0 in A, 1 in B (worker-a-0 first), no rank");
 	struct compare *c = compare_new(ra, rb, "dasf");
 	size_t n, persist = 0;
 	const struct cmp_finding *v = compare_findings(c, &n);
