@@ -128,17 +128,52 @@ const char *json_err_str(int err)
 	return "JSON error";
 }
 
+/* Tokens are in document order: a subtree ends at the first token starting at or after
+ * its root's end. */
+#define SKIP_LINEAR 8
+
+/* Past the subtree whose token lo is inside it (starts before end), the rest found in
+ * steps that double, then halve: O(log n) for n tokens, so a walk over an object's
+ * members (json_get) skips a large array without visiting its tokens. */
+static int skip_far(const struct json_doc *d, int lo, int end)
+{
+	int hi;
+	for (int step = 1;; step *= 2) {   /* d->tok[lo] is inside */
+		if (step >= d->ntok - lo) {
+			hi = d->ntok;
+			break;
+		}
+		hi = lo + step;
+		if (d->tok[hi].start >= end)
+			break;
+		lo = hi;
+	}
+	while (hi - lo > 1) {   /* the first outside is in (lo, hi] */
+		int mid = lo + (hi - lo) / 2;
+		if (d->tok[mid].start < end)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
+}
+
+/* The token after i's subtree (0 <= i < ntok): up to SKIP_LINEAR tokens one by one (a
+ * leaf, a small object), past them skip_far. */
+static inline int skip_tree(const struct json_doc *d, int i)
+{
+	int end = d->tok[i].end, j = i + 1;
+	for (int n = 0; n < SKIP_LINEAR; n++, j++)
+		if (j >= d->ntok || d->tok[j].start >= end)
+			return j;
+	return skip_far(d, j - 1, end);
+}
+
 int json_skip(const struct json_doc *d, int i)
 {
-	/* Tokens are in document order: the subtree ends at the first token starting
-	 * at or after this token's end. */
 	if (i < 0 || i >= d->ntok)
 		return d->ntok;
-	int end = d->tok[i].end;
-	int j = i + 1;
-	while (j < d->ntok && d->tok[j].start < end)
-		j++;
-	return j;
+	return skip_tree(d, i);
 }
 
 int json_first(const struct json_doc *d, int c)
@@ -172,14 +207,63 @@ int json_get(const struct json_doc *d, int obj, const char *key)
 {
 	if (obj < 0 || obj >= d->ntok || d->tok[obj].type != JSMN_OBJECT)
 		return -1;
+	/* Members from the last: from the last token of a member's value, the parent links
+	 * lead up to its key (whose parent is obj), and the token before that key is the last
+	 * of the member before. The first key that matches is the last member of that name,
+	 * and no value's subtree is walked. */
 	size_t klen = strlen(key);
-	for (int k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)) {
+	int k = skip_tree(d, obj) - 1;
+	for (int m = 0; m < d->tok[obj].size && k > obj; m++, k--) {
+		while (k > obj && d->tok[k].parent != obj)
+			k = d->tok[k].parent;
 		const jsmntok_t *t = &d->tok[k];
-		if ((size_t)(t->end - t->start) == klen && d->js[t->start] == key[0] &&
+		if (k > obj && k + 1 < d->ntok && (size_t)(t->end - t->start) == klen && d->js[t->start] == key[0] &&
 		    memcmp(d->js + t->start, key, klen) == 0)
-			return k + 1 < d->ntok ? k + 1 : -1;
+			return k + 1;
 	}
 	return -1;
+}
+
+/* A key token of an object, for sorting its keys (json_dup_key). */
+struct key_ref {
+	const char *s;
+	int len, tok;
+};
+
+/* By the key's bytes, then by place in the document. */
+static int key_ref_cmp(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	int c = memcmp(x->s, y->s, (size_t)x->len);
+	return c ? c : (x->tok > y->tok) - (x->tok < y->tok);
+}
+
+static bool key_ref_same(const struct key_ref *x, const struct key_ref *y)
+{
+	return x->len == y->len && memcmp(x->s, y->s, (size_t)x->len) == 0;
+}
+
+int json_dup_key(const struct json_doc *d, int obj, int *first)
+{
+	*first = -1;
+	if (!json_is_object(d, obj) || d->tok[obj].size < 2)
+		return -1;
+	size_t n = 0, cap = (size_t)d->tok[obj].size;
+	struct key_ref *v = xmalloc(cap * sizeof(*v));
+	for (int k = json_first(d, obj); k >= 0 && n < cap; k = json_next(d, obj, k))
+		v[n++] = (struct key_ref){ d->js + d->tok[k].start, d->tok[k].end - d->tok[k].start, k };
+	qsort(v, n, sizeof(*v), key_ref_cmp);
+	int later = -1;
+	for (size_t i = 1; i < n; i++) /* v[i-1] the first of its key, v[i] the second */
+		if (key_ref_same(&v[i - 1], &v[i]) && (i < 2 || !key_ref_same(&v[i - 2], &v[i - 1])) &&
+		    (later < 0 || v[i].tok < later)) {
+			later = v[i].tok;
+			*first = v[i - 1].tok;
+		}
+	free(v);
+	return later;
 }
 
 bool json_is_object(const struct json_doc *d, int i)

@@ -58,11 +58,19 @@ const char *json_err_str(int err);
  * stopped (d->err_off); -1 for an empty document or when unknown. */
 long long json_error_offset(const struct json_doc *d, int rc, size_t len);
 
-/* Index of the token after the whole subtree rooted at i. */
+/* Index of the token after the whole subtree rooted at i: O(log n) for an n-token
+ * subtree (tokens are in document order). */
 int json_skip(const struct json_doc *d, int i);
 /* Value token of key in object token obj, or -1. Keys compare byte-exact (escaped keys
- * are compared in their escaped form). */
+ * are compared in their escaped form). A key given twice: the last one's value, as
+ * Python's json (pytscope's, the calculators') keeps it. Time: the object's members, each
+ * subtree skipped in O(log n) (json_skip). */
 int json_get(const struct json_doc *d, int obj, const char *key);
+/* The key token of the second member of object obj whose key an earlier member has
+ * (byte-exact, as json_get compares), *first that earlier key token: of the keys given
+ * twice, the one given again first; -1 (and *first -1) when every key is one member's.
+ * O(m log m) for m members (sorted copies of the keys, one allocation). */
+int json_dup_key(const struct json_doc *d, int obj, int *first);
 /* Iterate an object's members: for (k = json_first(d, obj); k >= 0; k = json_next(d, obj, k)),
  * value token = k + 1. For arrays, the same walk visits the elements. */
 int json_first(const struct json_doc *d, int container);

@@ -2,7 +2,8 @@
 /* print_sweep.c: the sweep section of the plain-text report: GenAI-Perf sweeps (per
  * series: stimulus x key metrics, ranking, constraints, knee, sizing fit), NAT sizing
  * (fits, GPU estimate recomputed or, without its targets, the file's stored one,
- * per-concurrency table) and Cerebras performance.json; figures by the display rule
+ * per-concurrency table whose rough estimates are likewise recomputed or stored) and
+ * Cerebras performance.json; figures by the display rule
  * (sweep_num_text: never hundreds of digits, never a nonzero value as zero). */
 #include <math.h>
 #include <stdarg.h>
@@ -228,9 +229,15 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 	if (cm.low)
 		lowconf_note(b, s, se);
 	conf_unjudged_note(b, unjudged, se->n);
-	if (se->knee >= 0)
-		sb_printf(b, "    throughput saturates at %s %g (knee)\n", sweep_stim_name(se->stim),
-			  s->cfg[se->cfg[se->knee]].stim[se->stim]);
+	if (se->knee >= 0) {
+		/* the headline's words: "at or before", and the levels not weighed before the knee */
+		bool before = sweep_knee_or_before(s, se, NULL);
+		char unweighed[256];
+		sweep_knee_unweighed(s, se, before ? (size_t)se->knee : 0, unweighed, sizeof(unweighed));
+		sb_printf(b, "    throughput saturates at %s%s %g (knee)%s%s\n", before ? "or before " : "",
+			  sweep_stim_name(se->stim), s->cfg[se->cfg[se->knee]].stim[se->stim], *unweighed ? "; " : "",
+			  unweighed);
+	}
 	if (se->has_fit) {
 		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit, se->n);
 		size_t few = 0, unknown = 0;
@@ -297,13 +304,40 @@ static void genai_section(struct sbuf *b, const struct sweep_set *s, const struc
 		sb_printf(b, "  GPU telemetry: %zu row%s (see --export gpu_telemetry)\n", s->ngpu, s->ngpu == 1 ? "" : "s");
 }
 
-static void nat_points(struct sbuf *b, const struct nat_calc *n)
+/* A rough GPU estimate column of the NAT table shows the file's stored estimates when they cannot
+ * be recomputed (a target missing) and some point stores one, as the headline shows the stored
+ * final estimate; *need then says what recomputing them takes. */
+static bool rough_stored(const struct sweep_set *s, const struct nat_calc *n, bool rt, char *need, size_t needn)
 {
+	sweep_sizing_needs(s, rt ? "--target-runtime" : "--target-latency", rt ? s->target_runtime : s->target_latency,
+			   need, needn);
+	for (size_t i = 0; *need && i < n->npt; i++)
+		if (rt ? n->pt[i].has_s_gpu_rt : n->pt[i].has_s_gpu_lat)
+			return true;
+	return false;
+}
+
+/* A rough GPU estimate cell: the stored one (stored) or the recomputed one, "-" when missing. */
+static void rough_cell(const struct nat_point *p, bool rt, bool stored, char *buf, size_t n)
+{
+	bool has = stored ? (rt ? p->has_s_gpu_rt : p->has_s_gpu_lat) : (rt ? p->has_c_gpu_rt : p->has_c_gpu_lat);
+	double v = stored ? (rt ? p->s_gpu_rt : p->s_gpu_lat) : (rt ? p->c_gpu_rt : p->c_gpu_lat);
+	if (has)
+		sweep_num_text(v, 4, buf, n);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void nat_points(struct sbuf *b, const struct sweep_set *s, const struct nat_calc *n)
+{
+	char need_lat[96], need_rt[96];
+	bool s_lat = rough_stored(s, n, false, need_lat, sizeof(need_lat));
+	bool s_rt = rough_stored(s, n, true, need_rt, sizeof(need_rt));
 	sb_printf(b, "    %6s %6s %12s %12s %12s %14s %14s\n", "alerts", "conc", "p95 LLM lat",
 		  "p95 WF run", "total run", "GPUs lat rough", "GPUs run rough");
 	for (size_t i = 0; i < n->npt; i++) {
 		const struct nat_point *p = &n->pt[i];
-		char al[8] = "", l[32] = "-", r[32] = "-", t[32] = "-", gl[32] = "-", gr[32] = "-";
+		char al[8] = "", l[32] = "-", r[32] = "-", t[32] = "-", gl[32], gr[32];
 		nat_point_alerts(p, false, al);
 		if (p->has_lat)
 			sweep_num_text(p->lat_p95, 4, l, sizeof(l));
@@ -311,12 +345,14 @@ static void nat_points(struct sbuf *b, const struct nat_calc *n)
 			sweep_num_text(p->rt_p95, 4, r, sizeof(r));
 		if (p->has_total)
 			sweep_num_text(p->total_rt, 4, t, sizeof(t));
-		if (p->has_c_gpu_lat)
-			sweep_num_text(p->c_gpu_lat, 4, gl, sizeof(gl));
-		if (p->has_c_gpu_rt)
-			sweep_num_text(p->c_gpu_rt, 4, gr, sizeof(gr));
+		rough_cell(p, false, s_lat, gl, sizeof(gl));
+		rough_cell(p, true, s_rt, gr, sizeof(gr));
 		sb_printf(b, "    %6s %6g %12s %12s %12s %14s %14s\n", al, p->conc, l, r, t, gl, gr);
 	}
+	if (s_lat)
+		sb_printf(b, "    GPUs lat rough: stored by the calculator (recomputing them needs %s)\n", need_lat);
+	if (s_rt)
+		sb_printf(b, "    GPUs run rough: stored by the calculator (recomputing them needs %s)\n", need_rt);
 }
 
 /* The jobs of a merge, newest first, with the concurrencies each contributed. */
@@ -361,7 +397,7 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 				n->has_s_gpu_rt, n->s_gpu_rt);
 	if (!lat && !rt)
 		sizing_note(b, "  ", s, "--target-latency or --target-runtime");
-	nat_points(b, n);
+	nat_points(b, s, n);
 }
 
 /* The stored aggregate: samples/s, samples and time, each n/a when missing, then the

@@ -13,7 +13,10 @@
  *     for run.json, the keys: below);
  *   - the run as read from its lowest rank (pytscope's TIMING, CONVERGENCE, CROSS, MEMORY
  *     and EFFICIENCY rules; the exposed communication of the lowest rank's trace): the id;
- *   - a node, naming its worst rank (NODE.SLOW_TOGETHER): the node's name.
+ *   - a node, naming its worst rank (NODE.SLOW_TOGETHER): the node's name;
+ *   - a GenAI-Perf series (a knee, a latency fit: compare_sweep_series): the series'
+ *     like on the other side (the same name, else the one series of the workload each
+ *     side has), so a knee at 8 in A and at 4 in B persists ("concurrency 8 in A, 4 in B").
  * Evidence on another grid (DASF's worker rows) is matched by its name: its rank is a row
  * number there, which one more worker in B shifts. A rank one side calls the persistent
  * straggler and the other slow (throughout, or from a step on) persists: the native rules
@@ -37,7 +40,11 @@
  * finding is not judged on the other side when one side's lowest rank has an MFU (FLOPs
  * and a peak) and the other's not: without one all compute is useful compute, so LOW_MFU
  * of a side with FLOPs is not resolved by a side without ("not judged in B (no FLOPs/peak
- * ...)"), nor is the RECOVERABLE of a side without new against one with.
+ * ...)"), nor is the RECOVERABLE of a side without new against one with. A finding about a
+ * sweep series is not judged on a side without its like ("no series m-*", "no model=x"),
+ * by that like's not-judged items, or where the like could not have given it
+ * (compare_sweep_unjudged: another stimulus, no latency fit, a knee test that did not
+ * compare the finding's two levels: "no concurrency 16").
  *
  * ALIGNED STEPS. A rule across the ranks of step records (the stragglers, stalls, slow
  * nodes, imbalance, the comm share; not one that picks a rank) judges the steps every rank
@@ -78,6 +85,7 @@
 #include "model/steps/config_diff.h"
 #include "model/steps/nodes.h"
 #include "model/steps/steps.h"
+#include "model/sweep/sweep.h"
 #include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -92,6 +100,8 @@ static enum finding_subject subject_of(const char *id)
 /* One side of the pair as the matching reads it: its findings and, when a finding of
  * either side is about a node, its node roll-up and the node of each of its findings. */
 struct side {
+	struct compare *c;
+	int index;               /* 0: A, 1: B */
 	struct run *run;
 	const struct finding_list *l;
 	struct node_set *nodes;  /* NULL: not needed, or the run has no roll-up */
@@ -100,6 +110,8 @@ struct side {
 	bool has_keys[2];        /* keys[scope] read: the run has that finding and its keys are named */
 	struct not_judged nj;    /* the run's not-judged items (findings_not_judged_list), made on first need */
 	bool nj_done;
+	const struct sweep_series **series; /* series[i]: the sweep series finding i is about, NULL when none */
+	const struct sweep_series **like;   /* like[i]: that series' like on the other side, NULL when none */
 };
 
 /* The node of s that holds rank (NULL when none). */
@@ -129,9 +141,17 @@ static int differ_scope(const char *id)
 	return strcmp(id, "ENV.RANKS_DIFFER") == 0 ? DIFF_ENV : -1;
 }
 
-static void side_init(struct side *s, struct run *run, bool nodes)
+static void side_init(struct side *s, struct compare *c, int index, bool nodes)
 {
-	*s = (struct side){ .run = run, .l = run_findings(run) };
+	struct run *run = index ? c->b : c->a;
+	*s = (struct side){ .c = c, .index = index, .run = run, .l = run_findings(run) };
+	s->series = xcalloc(s->l->n + 1, sizeof(*s->series));
+	s->like = xcalloc(s->l->n + 1, sizeof(*s->like));
+	for (size_t i = 0; i < s->l->n; i++) {
+		const struct subsystem *sub = NULL;
+		if (registry_rule(s->l->v[i].id, &sub) && sub == &sub_sweep)
+			compare_sweep_series(c, index, &s->l->v[i], &s->series[i], &s->like[i], NULL, 0);
+	}
 	for (size_t i = 0; i < s->l->n; i++) {
 		int scope = differ_scope(s->l->v[i].id);
 		if (scope >= 0 && run->steps)
@@ -150,6 +170,8 @@ static void side_init(struct side *s, struct run *run, bool nodes)
 static void side_free(struct side *s)
 {
 	free(s->node);
+	free(s->series);
+	free(s->like);
 	steps_nodes_free(s->nodes);
 	findings_not_judged_free(&s->nj);
 }
@@ -192,6 +214,8 @@ static bool same_finding(const struct side *a, size_t i, const struct side *b, s
 	const struct finding *x = &a->l->v[i], *y = &b->l->v[j];
 	if (strcmp(x->id, y->id) != 0)
 		return false;
+	if (a->series[i] && b->series[j]) /* a sweep series' findings: by the series, like for like */
+		return a->like[i] == b->series[j] && b->like[j] == a->series[i];
 	int scope = differ_scope(x->id);
 	if (scope >= 0 && a->has_keys[scope] && b->has_keys[scope])
 		return same_keys(&a->keys[scope], &b->keys[scope]);
@@ -468,13 +492,49 @@ static bool mfu_unlike(const struct finding *f, const struct side *own, const st
 	return true;
 }
 
+/* Finding f of side `side` of c as the other side's not-judged items name what it is about
+ * (their subjects): a finding of one sweep series by the name of that series' like there
+ * (compare_sweep_series; without one by no name: only an item about the whole run stands
+ * for it), into *g, *name holding the name (the caller frees); f itself for another. */
+static const struct finding *named_there(struct compare *c, int side, const struct finding *f, struct finding *g,
+					 char **name)
+{
+	const struct sweep_series *own, *like;
+	const struct subsystem *sub = NULL;
+	*name = NULL;
+	if (!registry_rule(f->id, &sub) || sub != &sub_sweep || !compare_sweep_series(c, side, f, &own, &like, NULL, 0))
+		return f;
+	*g = *f;
+	*name = like ? text_sanitize_dup(like->name, 0) : NULL;
+	g->ev.name = g->ev.series = *name;
+	return g;
+}
+
+/* The item of other's not-judged list that stands for finding i of own (named_there), NULL
+ * when none. */
+static const struct not_judged_item *item_for(const struct side *own, size_t i, struct side *other)
+{
+	if (!other->nj_done) {
+		findings_not_judged_list(other->run, &other->nj);
+		other->nj_done = true;
+	}
+	struct finding g;
+	char *name;
+	const struct not_judged_item *item =
+		findings_not_judged_of(&other->nj, named_there(own->c, own->index, &own->l->v[i], &g, &name));
+	free(name);
+	return item;
+}
+
 /* Why the other side (named other_name) could not judge finding i of own, into why; false
  * when it could: the other run has no records of the rule's family, a single rank for a
- * rule across ranks, lacks what the finding is about (lacks_subject) or the steps it is
- * about (lacks_steps), an item of its not-judged list stands for the finding's id, one
- * side only has an MFU for an EFFICIENCY rule (mfu_unlike), or, for a rule across the
- * ranks of step records (not one that picks a rank), it does not compare the ranks on the
- * finding's steps (lacks_aligned). */
+ * rule across ranks, lacks what the finding is about (lacks_subject; a sweep series' like:
+ * compare_sweep_series) or the steps it is about (lacks_steps), an item of its not-judged
+ * list stands for the finding's id (about that like, for a series' finding), the like
+ * could not have given it (compare_sweep_unjudged), one side only has an MFU for an
+ * EFFICIENCY rule (mfu_unlike), or, for a rule across the ranks of step records (not one
+ * that picks a rank), it does not compare the ranks on the finding's steps
+ * (lacks_aligned). */
 static bool not_judged_by(const struct side *own, size_t i, struct side *other, char other_name, char *why,
 			  size_t n)
 {
@@ -492,15 +552,16 @@ static bool not_judged_by(const struct side *own, size_t i, struct side *other, 
 	}
 	if (lacks_subject(own, i, other, sub, why, n) || lacks_steps(f, own, other, why, n))
 		return true;
-	if (!other->nj_done) {
-		findings_not_judged_list(other->run, &other->nj);
-		other->nj_done = true;
-	}
-	const struct not_judged_item *item = findings_not_judged_of(&other->nj, f);
+	const struct sweep_series *series, *like;
+	if (own->series[i] && !own->like[i]) /* for why */
+		return compare_sweep_series(own->c, own->index, f, &series, &like, why, n);
+	const struct not_judged_item *item = item_for(own, i, other);
 	if (item) {
 		item_reason(item->text, why, n);
 		return true;
 	}
+	if (own->series[i])
+		return compare_sweep_unjudged(own->c, own->index, f, own->like[i], other_name, why, n);
 	if (mfu_unlike(f, own, other, other_name == 'B' ? 'A' : 'B', why, n))
 		return true;
 	bool aligned = rule && rule->across_ranks && sub == &sub_steps && rule->subject != SUBJECT_PICKED;
@@ -596,6 +657,8 @@ static void persisting(const struct side *sa, const struct side *sb, const struc
 		snprintf(o->why, sizeof(o->why), "%s in A", a->id);
 	else if (!a->ev.grid && !b->ev.grid && a->ev.rank >= 0 && b->ev.rank >= 0 && a->ev.rank != b->ev.rank)
 		snprintf(o->why, sizeof(o->why), "rank %d in A, rank %d in B", a->ev.rank, b->ev.rank);
+	else
+		compare_sweep_persisting(sa->c, a, b, o->why, sizeof(o->why));
 	int scope = differ_scope(a->id);
 	if (scope < 0 || !sa->has_keys[scope] || !sb->has_keys[scope] ||
 	    strcmp(sa->keys[scope].keys, sb->keys[scope].keys) == 0)
@@ -627,8 +690,8 @@ static void findings_compute_diff(struct compare *c)
 	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
 	bool nodes = has_node_finding(fa) || has_node_finding(fb);
 	struct side sa, sb;
-	side_init(&sa, c->a, nodes);
-	side_init(&sb, c->b, nodes);
+	side_init(&sa, c, 0, nodes);
+	side_init(&sb, c, 1, nodes);
 	struct cmp_finding *v = xcalloc(fa->n + fb->n + 1, sizeof(*v));
 	bool *used = xcalloc(fa->n + 1, 1), *found = xcalloc(fb->n + 1, 1);
 	const struct finding **match = xcalloc(fb->n + 1, sizeof(*match));
@@ -682,14 +745,20 @@ const char *compare_finding_status(const struct cmp_finding *f, char *buf, size_
 
 /* ---- rules not judged ------------------------------------------------------------------------ */
 
-/* Item it of a side's not-judged list stands for a finding of l, the other side's
- * (findings_not_judged_of: its ids hold the finding's id, its part is the finding's). */
-static bool stands_for_one(struct not_judged_item *it, const struct finding_list *l)
+/* Item it of a side's not-judged list stands for a finding of l, the other side's (side
+ * `side` of c): findings_not_judged_of, its ids holding the finding's id, its part the
+ * finding's (named_there: a sweep series' like). */
+static bool stands_for_one(struct compare *c, int side, struct not_judged_item *it, const struct finding_list *l)
 {
 	const struct not_judged one = { .v = it, .n = 1 };
-	for (size_t i = 0; i < l->n; i++)
-		if (findings_not_judged_of(&one, &l->v[i]))
+	for (size_t i = 0; i < l->n; i++) {
+		struct finding g;
+		char *name;
+		bool hit = findings_not_judged_of(&one, named_there(c, side, &l->v[i], &g, &name)) != NULL;
+		free(name);
+		if (hit)
 			return true;
+	}
 	return false;
 }
 
@@ -714,10 +783,10 @@ struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n)
 	struct cmp_unjudged *v = xcalloc(na.n + nb.n + 1, sizeof(*v));
 	bool *done_b = xcalloc(nb.n + 1, 1); /* B's item listed with A's, or standing for a finding of A */
 	for (size_t j = 0; j < nb.n; j++)
-		done_b[j] = stands_for_one(&nb.v[j], fa);
+		done_b[j] = stands_for_one(c, 0, &nb.v[j], fa);
 	size_t k = 0;
 	for (size_t i = 0; i < na.n; i++) {
-		if (stands_for_one(&na.v[i], fb))
+		if (stands_for_one(c, 1, &na.v[i], fb))
 			continue;
 		size_t j = 0;
 		while (j < nb.n && (done_b[j] || !same_item(&na.v[i], &nb.v[j])))

@@ -61,6 +61,30 @@ void pydiff_free(struct pydiff *d);
 /* sweep.c: the view diff_sweep (views.h compare_views). */
 struct table *compare_build_diff_sweep(struct compare *c, char *err, size_t errn);
 
+/* sweep.c: a finding about one GenAI-Perf series (sweep_finding_series: a knee, a latency
+ * fit's) and that series' like on the other side, which judges it there: the series of
+ * the same name among those that pair with it (diff_sweep's pair key: the same workload
+ * keys and crossed stimuli; any, one workload a side), else the one that pairs with it
+ * when neither side has another that does (m-small's series against llama-70b's). */
+struct sweep_series;
+/* Finding f of side `side` of c (0: A, 1: B) is about one series: *own, and its like on
+ * the other side into *like, NULL when there is none, why then into why (may be NULL):
+ * "no series m-*", "no model=x" when the other has no series of that workload. False for
+ * another finding. */
+bool compare_sweep_series(struct compare *c, int side, const struct finding *f, const struct sweep_series **own,
+			  const struct sweep_series **like, char *why, size_t n);
+/* The like there (not NULL) of series finding f of side `side`, the other side named
+ * other_name, could not have given f, why into why: it varies another stimulus or none
+ * ("B's series varies request_rate, not concurrency"), has no latency fit for a fit's
+ * finding, or, for SWEEP.SATURATION, its knee test did not compare the two levels f's
+ * did (sweep_knee_compared: "no concurrency 16"). Checked after its not-judged items. */
+bool compare_sweep_unjudged(struct compare *c, int side, const struct finding *f, const struct sweep_series *like,
+			    char other_name, char *why, size_t n);
+/* A persisting pair of SWEEP.SATURATION a of A and b of B whose knees are at other
+ * levels, into why ("concurrency 8 in A, 4 in B"); "" otherwise. */
+void compare_sweep_persisting(struct compare *c, const struct finding *a, const struct finding *b, char *why,
+			      size_t n);
+
 /* dasf.c: the view diff_functions (views.h compare_views) and the memo's release. */
 struct table *compare_build_diff_functions(struct compare *c, char *err, size_t errn);
 void compare_fns_free(struct cmp_fns *m);

@@ -7,7 +7,10 @@
  * a row per result, in name order, its deltas empty, and the verdict names the results
  * ("not compared: concurrency 2 (2 results in A: c2, rerun/c2)"). The verdict claims the
  * same values only of the metrics it compared, and names those one side records alone
- * ("not judged: request throughput (only in A)"). */
+ * ("not judged: request throughput (only in A)"). A finding about one series (its knee,
+ * its latency fit) is judged on the other side by that series' like there, paired as the
+ * levels are (compare_sweep_series), and for a knee only where that side's knee test
+ * compared the levels the finding's did (compare_sweep_unjudged). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,4 +618,91 @@ int compare_sweep_verdict(struct compare *c, char *buf, size_t n)
 	if (!v.common)
 		return -1;
 	return *workload || v.changed || v.several || cover_partial(&v);
+}
+
+/* ---- a series' findings on the other side --------------------------------------------- */
+
+/* The series of s whose pair key (their first config's in keys, s's pair keys) is key: their
+ * count, the one named name (NULL: none) into *named, the last into *last. */
+static size_t series_keyed(const struct sweep_set *s, char *const *keys, const char *key, const char *name,
+			   const struct sweep_series **named, const struct sweep_series **last)
+{
+	size_t k = 0;
+	*named = *last = NULL;
+	for (size_t i = 0; i < s->nseries; i++) {
+		const struct sweep_series *se = &s->series[i];
+		if (strcmp(keys[se->cfg[0]], key) != 0)
+			continue;
+		k++;
+		*last = se;
+		if (strcmp(se->name, name) == 0)
+			*named = se;
+	}
+	return k;
+}
+
+bool compare_sweep_series(struct compare *c, int side, const struct finding *f, const struct sweep_series **own,
+			  const struct sweep_series **like, char *why, size_t n)
+{
+	struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
+	const struct sweep_set *so = side ? sb : sa, *st = side ? sa : sb;
+	*own = so ? sweep_finding_series(so, f) : NULL;
+	*like = NULL;
+	if (!*own)
+		return false;
+	char **ko = st ? sweep_pair_keys(sa, sb, so) : NULL, **kt = st ? sweep_pair_keys(sa, sb, st) : NULL;
+	const char *key = ko ? ko[(*own)->cfg[0]] : "";
+	const struct sweep_series *named = NULL, *last = NULL, *mine_named, *mine_last;
+	size_t theirs = st ? series_keyed(st, kt, key, (*own)->name, &named, &last) : 0;
+	size_t mine = ko ? series_keyed(so, ko, key, (*own)->name, &mine_named, &mine_last) : 0;
+	*like = named ? named : theirs == 1 && mine == 1 ? last : NULL;
+	if (!*like && why) { /* a workload it lacks, else no series it alone pairs with */
+		bool workload = theirs == 0 && *key;
+		char *what = text_sanitize_dup(workload ? key : (*own)->name, 0);
+		snprintf(why, n, "no %s%s", workload ? "" : "series ", what);
+		free(what);
+	}
+	if (ko)
+		sweep_pair_keys_free(ko, so->ncfg);
+	if (kt)
+		sweep_pair_keys_free(kt, st->ncfg);
+	return true;
+}
+
+bool compare_sweep_unjudged(struct compare *c, int side, const struct finding *f, const struct sweep_series *like,
+			    char other_name, char *why, size_t n)
+{
+	const struct sweep_set *so = sweep_derived(side ? c->b : c->a), *st = sweep_derived(side ? c->a : c->b);
+	const struct sweep_series *own = sweep_finding_series(so, f);
+	if (like->stim != own->stim) {
+		if (like->stim < 0)
+			snprintf(why, n, "%c's series records no %s", other_name, sweep_stim_name(own->stim));
+		else
+			snprintf(why, n, "%c's series varies %s, not %s", other_name, sweep_stim_name(like->stim),
+				 sweep_stim_name(own->stim));
+		return true;
+	}
+	if (strcmp(f->id, "SWEEP.SATURATION") != 0) { /* a latency fit's */
+		if (!like->has_fit)
+			snprintf(why, n, "%c's series has no p95 request latency fit: fewer than 2 levels have one",
+				 other_name);
+		return !like->has_fit;
+	}
+	const struct sweep_cfg *k = &so->cfg[own->cfg[own->knee]], *nx = &so->cfg[own->cfg[own->knee_next]];
+	return !sweep_knee_compared(st, like, k->stim[own->stim], nx->stim[own->stim], why, n);
+}
+
+void compare_sweep_persisting(struct compare *c, const struct finding *a, const struct finding *b, char *why,
+			      size_t n)
+{
+	why[0] = '\0';
+	const struct sweep_set *sa = sweep_derived(c->a), *sb = sweep_derived(c->b);
+	if (strcmp(a->id, "SWEEP.SATURATION") != 0 || strcmp(b->id, a->id) != 0 || !sa || !sb)
+		return;
+	const struct sweep_series *xa = sweep_finding_series(sa, a), *xb = sweep_finding_series(sb, b);
+	if (!xa || !xb || xa->stim < 0 || xa->stim != xb->stim)
+		return;
+	double ka = sa->cfg[xa->cfg[xa->knee]].stim[xa->stim], kb = sb->cfg[xb->cfg[xb->knee]].stim[xb->stim];
+	if (ka != kb)
+		snprintf(why, n, "%s %g in A, %g in B", sweep_stim_name(xa->stim), ka, kb);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* io.h: file helpers shared by the sweep loaders (GenAI-Perf, NAT, Cerebras):
  * whole-file reads with a size limit, a cheap sniff for probes, a multi-table CSV
- * reader on libcsv, a JSON open that registers the source and reports errors, the
- * report of a directory a loader's walk could not list and of a level or job file that
- * gave nothing, and the one warning of a value a loader cannot use (sweep_bad_value). */
+ * reader on libcsv, a JSON open that registers the source and reports errors (and a key
+ * given twice), the report of a directory a loader's walk could not list and of a level
+ * or job file that gave nothing, and the one warning of a value a loader cannot use
+ * (sweep_bad_value). */
 #ifndef MODEL_SWEEP_IO_H
 #define MODEL_SWEEP_IO_H
 
@@ -38,12 +39,17 @@ long sweep_csv_parse(const char *buf, size_t len, char ****rows, size_t **nf, lo
  * registering it as a source of `format`. Returns the root token (0), d->js owning the buffer (release both with
  * sweep_json_close), or -1 after a diagnostic, with d already released and the source
  * already marked done; _why also gives the diagnostic's text ("truncated JSON",
- * "cannot read: Permission denied") in why. */
+ * "cannot read: Permission denied") in why. A key the top-level object has twice is
+ * warned about (sweep_json_dup_warn). */
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,
 		    size_t *src);
 int sweep_json_open_why(struct run *run, const char *path, const char *format, struct json_doc *d,
 			size_t *src, char *why, size_t whyn);
 void sweep_json_close(struct json_doc *d);
+/* The first key object obj of d has twice (json_dup_key; where: "" or words placing obj,
+ * " in ordinal 2"), warned about at its second offset, naming both: the last is used, as
+ * json_get and the tools' Python readers keep it. False when none is. */
+bool sweep_json_dup_warn(struct run *run, const char *path, const struct json_doc *d, int obj, const char *where);
 int sweep_cmp_double(const void *a, const void *b);
 
 /* Why a value is unusable (sweep_bad_value), in the one wording of every sweep loader. */

@@ -7,8 +7,10 @@
  * for what it could not measure is read as missing, with a note (formats.md §5.1: a
  * total_time of 0 and a rate of 0 beside it, est_samples_per_sec 0 when the counter is
  * absent). A performance.json in its own place (performance/) is claimed whatever it
- * holds, one given by path even when empty, unreadable or not starting as JSON, so that
- * the load names it (truncated, invalid, not Cerebras); any file under --format cerebras. */
+ * holds or is (a FIFO, a dangling link), one given by path even when empty, unreadable or
+ * not starting as JSON, so that the load names it (truncated, invalid, not Cerebras, not a
+ * regular file); any file under --format cerebras. A key given twice in the aggregate or
+ * in an ordinal is warned about (the first of each), the last used (json_get). */
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
@@ -40,15 +42,24 @@ static bool in_own_place(const char *path)
 	return n >= k && strcmp(path + n - k, own) == 0 && (n == k || path[n - k - 1] == '/');
 }
 
-/* performance.json directly in dir or in dir/performance/ (*own: there, the Model Zoo's
- * own place for it). */
+/* Whether path names a regular file, or with any, any entry but a directory (one that
+ * cannot be read too: a FIFO, a device, a dangling link, which the load names with why). */
+static bool file_entry(const char *path, bool any)
+{
+	struct stat st;
+	if (stat(path, &st) == 0)
+		return S_ISREG(st.st_mode) || (any && !S_ISDIR(st.st_mode));
+	return any && lstat(path, &st) == 0;
+}
+
+/* performance.json directly in dir (a regular file) or in dir/performance/ (*own: there,
+ * the Model Zoo's own place for it, whatever it is but a directory). */
 static char *cb_in_dir(const char *dir, bool *own)
 {
 	static const char *const rel[] = { CB_FILE, "performance/" CB_FILE };
 	for (size_t i = 0; i < ARRAY_LEN(rel); i++) {
 		char *p = xasprintf("%s/%s", dir, rel[i]);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (file_entry(p, i == 1)) {
 			*own = i == 1;
 			return p;
 		}
@@ -224,13 +235,13 @@ static void zero_note(const struct cb_read *rd)
 
 static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 {
-	p->has_sps = nonneg(rd, 0, "samples_per_sec", &p->samples_per_sec, NULL);
+	p->has_sps = nonneg(rd, 0, "samples_per_sec", &p->samples_per_sec, &p->bad_sps);
 	p->has_time = nonneg(rd, 0, "total_time", &p->total_time, NULL);
 	p->has_samples = count(rd, 0, "total_samples", &p->total_samples, NULL);
 	p->has_compile = nonneg(rd, 0, "compile_time", &p->compile_time, NULL);
 	p->has_prog = nonneg(rd, 0, "programming_time", &p->programming_time, NULL);
 	p->has_est = nonneg(rd, 0, "est_samples_per_sec", &p->est_sps, NULL);
-	p->has_global = nonneg(rd, 0, "global_rate", &p->global_rate, NULL);
+	p->has_global = nonneg(rd, 0, "global_rate", &p->global_rate, &p->bad_global);
 	p->has_rate = nonneg(rd, 0, "rate", &p->rate, NULL);
 	p->has_flops = nonneg(rd, 0, "flops_utilization", &p->flops_util, NULL);
 	p->trainer_shape = p->has_global || p->has_rate || p->has_flops;
@@ -252,10 +263,14 @@ static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
 		rd->bad++;
 		return 0;
 	}
+	bool dup = false;   /* a key given twice in an ordinal: the first such ordinal warned about */
 	for (int k = json_first(d, o); k >= 0; k = json_next(d, o, k)) {
 		struct cb_ordinal r = { 0 };
 		rd->ordinal = (long)p->nord;
 		if (json_is_object(d, k)) {
+			char where[40];
+			snprintf(where, sizeof(where), " in ordinal %zu", p->nord);
+			dup = dup || sweep_json_dup_warn(rd->run, rd->path, d, k, where);
 			r.has_rate = nonneg(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
 			r.has_time = nonneg(rd, k, "total_time", &r.total_time, &r.bad_time);
 			r.has_samples = count(rd, k, "total_samples", &r.total_samples, &r.bad_samples);

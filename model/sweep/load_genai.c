@@ -7,7 +7,8 @@
  * checkpoint.json add run configs of their own (load_genai_runs.c); rows repeating a
  * run directory are dropped. A raw export is known by its name where it can be
  * (*profile_export*.json, or X.json beside X_genai_perf.json/csv), so an empty,
- * unreadable or garbled one is named; one that does not open makes no config, and when no
+ * unreadable or garbled one is named, as is any file of a GenAI-Perf name that is no
+ * regular file (a FIFO: never read); one that does not open makes no config, and when no
  * export of its level made one, it is listed as unread (sweep_file_unread). The
  * experiments of a raw export holding several are named by their level (name_experiments).
  * A directory with GenAI-Perf's inputs.json but no export or raw file is a run without
@@ -148,7 +149,8 @@ static bool raw_by_export(const struct dirlist *l, const char *name)
 
 /* The path of file name of listing l of dir when it is relevant, else NULL: decided by
  * the name where it can be (a raw export's too, by raw_by_name or raw_by_export, so an
- * empty, unreadable or garbled one is named), so the walk makes no path for most entries. */
+ * empty, unreadable or garbled one is named, and one that is no regular file: a FIFO, a
+ * dangling link), so the walk makes no path for most entries. */
 static char *relevant_entry(const char *dir, const struct dirlist *l, const char *name)
 {
 	bool raw = !relevant_name(name);
@@ -200,7 +202,7 @@ static void walk(struct run *run, const char *dir, int depth, bool first, struct
 	size_t before = out->n;
 	for (size_t i = 0; l && i < l->n && out->n < WALK_MAX_FILES; i++) {
 		const struct dirlist_entry *e = &l->v[i];
-		if (e->name[0] == '.' || e->kind == DIRENT_OTHER)
+		if (e->name[0] == '.')
 			continue;
 		if (e->kind == DIRENT_DIR) {
 			char *p = dirlist_path(dir, e->name);

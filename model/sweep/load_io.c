@@ -205,7 +205,22 @@ int sweep_json_open_why(struct run *run, const char *path, const char *format, s
 		snprintf(why, whyn, "%s", msg);
 		return -1;
 	}
+	sweep_json_dup_warn(run, path, d, 0, "");
 	return 0;
+}
+
+bool sweep_json_dup_warn(struct run *run, const char *path, const struct json_doc *d, int obj, const char *where)
+{
+	int first, again = json_dup_key(d, obj, &first);
+	if (again < 0)
+		return false;
+	char key[64], safe[256], shown[96];
+	json_strcpy(d, again, key, sizeof(key));
+	text_sanitize(key, strlen(key), safe, sizeof(safe), 0);
+	text_clip(safe, 40, shown, sizeof(shown), true, 0);
+	diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[again].start, -1, "key \"%s\"%s given twice (first at byte "
+		 "%d): the last is used, as a Python JSON reader keeps the last", shown, where, d->tok[first].start);
+	return true;
 }
 
 int sweep_json_open(struct run *run, const char *path, const char *format, struct json_doc *d,

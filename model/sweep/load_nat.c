@@ -5,7 +5,9 @@
  * next to the recomputation (nat_recompute) so the views can show where they differ;
  * the jobs of one calc output directory are merged as the calculator's offline mode
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
- * warned about with its offset (sweep_bad_json) and left out; a concurrency given twice
+ * warned about with its offset (sweep_bad_json) and left out; a calc_data key that is not
+ * a concurrency as the calculator's reader takes one (conc_key: "4", "4.0"; not "inf",
+ * "16.5" or "0x10") is warned about with its offset and skipped; a concurrency given twice
  * in calc_data (the key "4" twice, or "1" and "1.0") is warned about with both offsets
  * and only the last is used, as the calculator's JSON reader keeps the last of a key
  * (keep_last); a directory the search cannot list is an error (sweep_dir_unreadable), a
@@ -187,22 +189,49 @@ static void read_items(struct nat_read *rd, int items, struct nat_point *p)
 	}
 }
 
-/* One calc_data entry; false (with a diagnostic) when its key is not a concurrency.
- * Unusable values (time_value) are counted in *bad. */
+/* A calc_data key as the calculator's reader (pydantic, dict[int, ...]) takes a
+ * concurrency: decimal digits, then at most a fraction of zeros ("4", "4.0"), above 0 and
+ * below 1e15 (exact as a double). "inf", "16.5", "0x10", "1e1" and "-4" are not. */
+static bool conc_key(const char *s, size_t n, double *out)
+{
+	size_t k = 0;
+	double v = 0;
+	for (; k < n && s[k] >= '0' && s[k] <= '9'; k++)
+		if ((v = v * 10 + (s[k] - '0')) >= 1e15)
+			return false;
+	if (k == 0)
+		return false;
+	if (k < n && s[k] == '.') {
+		size_t frac = ++k;
+		while (k < n && s[k] == '0')
+			k++;
+		if (k == frac)
+			return false;
+	}
+	*out = v;
+	return k == n && v > 0;
+}
+
+/* One calc_data entry; false (with a diagnostic naming its key, sanitized) when its key
+ * is not a concurrency (conc_key) or its value no object. Unusable values (time_value)
+ * are counted in *bad. */
 static bool read_point(struct run *run, const char *path, const struct json_doc *d, int key,
 		       struct nat_point *p, size_t *bad)
 {
-	char kb[32], *end;
+	char kb[32];
 	memset(p, 0, sizeof(*p));
 	p->s_items_lat = p->s_items_rt = -1;
 	p->job = -1;
-	json_strcpy(d, key, kb, sizeof(kb));
-	p->conc = strtod(kb, &end);
+	size_t klen = json_strcpy(d, key, kb, sizeof(kb));
 	int v = key + 1;
-	if (end == kb || *end || !(p->conc > 0) || !json_is_object(d, v)) {
+	bool conc = klen < sizeof(kb) && conc_key(kb, klen, &p->conc);
+	if (!conc || !json_is_object(d, v)) {
+		char safe[96], shown[64];
+		text_sanitize(kb, strlen(kb), safe, sizeof(safe), 0);
+		text_clip(safe, 24, shown, sizeof(shown), true, 0);
 		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[key].start, -1,
-			 "calc_data entry '%s' skipped: %s", kb,
-			 json_is_object(d, v) ? "key is not a positive concurrency" : "not an object");
+			 "calc_data entry '%s' skipped: %s", shown,
+			 !conc ? "its key is not a concurrency (a positive whole number)" : "not an object");
 		return false;
 	}
 	int sm = json_get(d, v, "sizing_metrics");

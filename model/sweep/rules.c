@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
  * saturation, constraint failures (the first named in the sweep table's order),
- * stored-vs-recomputed sizing and the Cerebras aggregate mismatch), read from the model
- * after sweep_derive(); the saturation finding names the latency statistic its test
- * weighed and, when another, the one the Sweep pane plots. Each finding's evidence names
+ * stored-vs-recomputed sizing (every stored fit that differs named) and the Cerebras
+ * aggregate mismatch), read from the model after sweep_derive(); the saturation finding
+ * names the latency statistic its test weighed and, when another, the one the Sweep pane
+ * plots, and says, as the headline does, that the knee is at or before the level found
+ * when a level before it was not weighed (naming it, advising no level past what was
+ * judged). Each finding's evidence names
  * the view row that holds it; what they cannot judge (sweep_unjudged) includes the
  * configs and sizing jobs of a directory that could not be listed or a file that gave
  * nothing, and each item about one series or file names it as that series' findings do
- * (unjudged_about). */
+ * (unjudged_about); sweep_finding_series reads a finding's evidence back to its series. */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,6 +159,27 @@ static void knee_latency_text(const struct sweep_set *s, const struct sweep_seri
 		 dec, p1);
 }
 
+/* The saturation finding's advice for series se, its knee at level k: serve at or below the
+ * knee; when the knee is at or before k (a level before it not weighed), re-measure that level
+ * and, until then, serve at or below the highest level known to be at or below the knee (the
+ * last one weighed before it: the steps up to there were judged, no knee). */
+static void knee_advice(const struct sweep_set *s, const struct sweep_series *se, const struct sweep_cfg *k,
+			char *buf, size_t n)
+{
+	const char *st = sweep_stim_name(se->stim), *tail = "beyond the knee extra load only queues. Add replicas "
+							    "or GPUs to raise the ceiling.";
+	long below;
+	if (!sweep_knee_or_before(s, se, &below))
+		snprintf(buf, n, "Serve at or below the knee; %s", tail);
+	else if (below >= 0)
+		snprintf(buf, n, "Place the knee (at or before %s %g) by re-measuring what the knee test could not "
+			 "weigh before it; until then serve at or below %s %g, the highest level known to be at or "
+			 "below the knee; %s", st, k->stim[se->stim], st, s->cfg[se->cfg[below]].stim[se->stim], tail);
+	else
+		snprintf(buf, n, "Place the knee (at or before %s %g) by re-measuring what the knee test could not "
+			 "weigh before it, then serve at or below it; %s", st, k->stim[se->stim], tail);
+}
+
 static void rule_saturation(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -172,7 +197,7 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		if (!sweep_value(k, SM_RPS, SS_AVG, &t0) || !sweep_value(nx, SM_RPS, SS_AVG, &t1) ||
 		    !sweep_knee_latency(k, &l0) || !sweep_knee_latency(nx, &l1))
 			continue; /* fit_knee() weighs only levels with both */
-		char title[200], detail[768], skipped[96] = "", lat[224];
+		char title[200], detail[1024], skipped[96] = "", lat[224], unweighed[256], fix[400];
 		const char *st = sweep_stim_name(se->stim);
 		size_t nskip = (size_t)(se->knee_next - se->knee - 1);
 		if (nskip == 1)
@@ -181,15 +206,20 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 			snprintf(skipped, sizeof(skipped), " (the %zu levels between have no throughput or latency)",
 				 nskip);
 		knee_latency_text(s, se, k, nx, l0, l1, lat, sizeof(lat));
-		snprintf(title, sizeof(title), "Throughput saturates at %s %g", st, k->stim[se->stim]);
+		bool before = sweep_knee_or_before(s, se, NULL);
+		sweep_knee_unweighed(s, se, before ? (size_t)se->knee : 0, unweighed, sizeof(unweighed));
+		unweighed[0] = (char)toupper((unsigned char)unweighed[0]); /* a sentence: "Concurrency 4 ..." */
+		/* the headline's words: "at or before" when a level before the knee was not weighed */
+		snprintf(title, sizeof(title), "Throughput saturates at %s%s %g", before ? "or before " : "", st,
+			 k->stim[se->stim]);
 		/* rates as the headline's best config gives them (%.4g req/s) */
 		snprintf(detail, sizeof(detail),
-			 "%s: from %s %g to %g%s request throughput goes %.4g -> %.4g req/s while %s.", se->name, st,
-			 k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, lat);
+			 "%s: from %s %g to %g%s request throughput goes %.4g -> %.4g req/s while %s.%s%s%s", se->name,
+			 st, k->stim[se->stim], nx->stim[se->stim], skipped, t0, t1, lat, *unweighed ? " " : "",
+			 unweighed, *unweighed ? ": the knee may be earlier." : "");
+		knee_advice(s, se, k, fix, sizeof(fix));
 		/* evidence series: the sweep series, as its not-judged item names it (series_unjudged) */
-		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail,
-			     "Serve at or below the knee; beyond it extra load only queues. Add "
-			     "replicas or GPUs to raise the ceiling.",
+		findings_add(out, "SWEEP.SATURATION", SEV_MED, title, detail, fix,
 			     cfg_evidence("sweep", (long)se->cfg[se->knee], k->name, se->name));
 	}
 }
@@ -229,6 +259,9 @@ static void rule_constraints(struct run *run, struct finding_list *out)
 		     cfg_evidence("sweep", (long)first, s->cfg[first].name, NULL));
 }
 
+/* One finding per NAT file whose stored fits differ from the recomputed ones, naming each
+ * that differs (both: the runtime fit carries the calculator's final GPU answer); its
+ * evidence is the file's sizing rows, the cursor on the first fit that differs. */
 static void rule_sizing_diff(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -236,23 +269,25 @@ static void rule_sizing_diff(struct run *run, struct finding_list *out)
 		return;
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
-		const char *what = NULL;
-		bool runtime = false;
-		if (fit_differs(&n->s_fit_lat, n->has_s_fit_lat, &n->c_fit_lat))
-			what = "LLM latency fit";
-		else if ((runtime = fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt)))
-			what = "workflow runtime fit";
-		if (!what)
+		bool lat = fit_differs(&n->s_fit_lat, n->has_s_fit_lat, &n->c_fit_lat);
+		bool rt = fit_differs(&n->s_fit_rt, n->has_s_fit_rt, &n->c_fit_rt);
+		if (!lat && !rt)
 			continue;
-		char title[160], detail[400];
-		snprintf(title, sizeof(title), "Stored %s differs from the recomputed one", what);
+		bool both = lat && rt;
+		const char *what = both ? "LLM latency and workflow runtime fits"
+				   : lat ? "LLM latency fit" : "workflow runtime fit";
+		const char *rows = both ? "llm_latency_p95 and workflow_runtime_p95 rows"
+				   : lat ? "llm_latency_p95 row" : "workflow_runtime_p95 row";
+		char title[160], detail[480];
+		snprintf(title, sizeof(title), "Stored %s differ%s from the recomputed one%s", what, both ? "" : "s",
+			 both ? "s" : "");
 		snprintf(detail, sizeof(detail),
-			 "%s: recomputing the fit from calc_data with the documented outlier rules "
-			 "gives different values (see the sizing view, stored_* columns).", n->path);
+			 "%s: recomputing the %s from calc_data with the documented outlier rules gives different "
+			 "values (see the sizing view, stored_* columns of the %s).", n->path, what, rows);
 		findings_add(out, "SIZING.STORED_DIFFERS", SEV_LOW, title, detail,
 			     "The file may come from another calculator version or a non-default "
 			     "FitConfig; trust the recomputed values or re-run nat sizing calc.",
-			     cfg_evidence("sizing", sweep_sizing_ref(i, runtime), n->path, NULL));
+			     cfg_evidence("sizing", sweep_sizing_ref(i, !lat), n->path, NULL));
 	}
 }
 
@@ -431,6 +466,21 @@ void sweep_unjudged(struct run *run, struct not_judged *nj)
 				      "SLO pass/fail (no --constraint given, e.g. 'ttft_p99<500')");
 	for (size_t i = 0; i < s->nseries; i++) /* the knee test needs 3 points of one stimulus */
 		series_unjudged(s, &s->series[i], nj);
+}
+
+const struct sweep_series *sweep_finding_series(const struct sweep_set *s, const struct finding *f)
+{
+	if (strcmp(f->id, "SWEEP.SATURATION") == 0) { /* evidence: the knee's config (rule_saturation) */
+		for (size_t i = 0; f->ev.item >= 0 && i < s->nseries; i++)
+			if (s->series[i].knee >= 0 && s->series[i].cfg[s->series[i].knee] == (size_t)f->ev.item)
+				return &s->series[i];
+		return NULL;
+	}
+	bool fit = strcmp(f->id, "SIZING.POOR_FIT") == 0 || strcmp(f->id, "SIZING.OUTLIERS") == 0;
+	if (!fit || f->ev.item >= 0) /* a NAT file's sizing row (sweep_sizing_ref) */
+		return NULL;
+	size_t i = (size_t)(-1 - f->ev.item); /* series i's sizing row (collect_fits) */
+	return i < s->nseries ? &s->series[i] : NULL;
 }
 
 const struct finding_rule sweep_rules[] = {

@@ -49,61 +49,6 @@ static bool sweep_tab_has_data(const struct run *run)
 	return run->sweep && (run->sweep->ncfg || run->sweep->nnat);
 }
 
-/* What level k of series se has of the knee test's three (stimulus, request throughput,
- * request latency; each > 0); true when it has all three. */
-static bool knee_weighed(const struct sweep_set *s, const struct sweep_series *se, size_t k, bool *x, bool *tp,
-			 bool *lat)
-{
-	const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-	double v;
-	*x = c->has_stim[se->stim] && c->stim[se->stim] > 0;
-	*tp = sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0;
-	*lat = sweep_knee_latency(c, &v) && v > 0;
-	return *x && *tp && *lat;
-}
-
-/* A level the knee test could not weigh comes before the knee (levels without a stimulus
- * sort first): an earlier knee may hide there. */
-static bool unweighed_before_knee(const struct sweep_set *s, const struct sweep_series *se)
-{
-	bool x, tp, lat;
-	for (long k = 0; k < se->knee; k++)
-		if (!knee_weighed(s, se, (size_t)k, &x, &tp, &lat))
-			return true;
-	return false;
-}
-
-/* The levels the knee test could not weigh and what they lack, as "; concurrency 8 not
- * judged (no request latency)", or "" when there are none. */
-static void unjudged_levels(const struct sweep_set *s, const struct sweep_series *se, char *buf, size_t n)
-{
-	buf[0] = '\0';
-	if (se->knee_last < 0)
-		return;
-	bool no_x = false, no_tp = false, no_lat = false;
-	size_t used = 0, nlev = 0;
-	for (size_t k = 0; k < se->n && used < n; k++) {
-		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-		bool x, tp, lat;
-		if (knee_weighed(s, se, k, &x, &tp, &lat))
-			continue;
-		no_x |= !x;
-		no_tp |= !tp;
-		no_lat |= !lat;
-		char lv[32] = "n/a";
-		if (c->has_stim[se->stim])
-			snprintf(lv, sizeof(lv), "%g", c->stim[se->stim]);
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", nlev++ ? ", " : "", lv);
-	}
-	if (!nlev)
-		return;
-	char *levels = xstrdup(buf);
-	snprintf(buf, n, "; %s %s not judged (no %s%s%s%s%s)", sweep_stim_name(se->stim), levels,
-		 no_x ? sweep_stim_name(se->stim) : "", no_x && (no_tp || no_lat) ? " or " : "",
-		 no_tp ? "request throughput" : "", no_tp && no_lat ? " or " : "", no_lat ? "request latency" : "");
-	free(levels);
-}
-
 /* Series se's stimulus and its knee; named: its stimulus line starts with its name (the sweep has more),
  * which carries the workload and fixed stimuli that split it ("m [input_length=100]"), else the line
  * ends with them ("at input_length=100", "for model=m"). */
@@ -126,13 +71,14 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	summary_add(out, TONE_NORMAL, "stimulus", "%s%s%s %s (%zu level%s)%s%s%s%s", named ? se->name : "",
 		    named ? ": " : "", st, levels, se->n, se->n == 1 ? "" : "s", fixed ? " at " : "",
 		    fixed ? fixed : "", workload ? " for " : "", workload ? workload : "");
-	char rest[SUMMARY_TEXT];
-	unjudged_levels(s, se, rest, sizeof(rest));
+	char unweighed[SUMMARY_TEXT], rest[SUMMARY_TEXT + 2];
+	sweep_knee_unweighed(s, se, se->n, unweighed, sizeof(unweighed));
+	snprintf(rest, sizeof(rest), "%s%s", *unweighed ? "; " : "", unweighed);
 	double last = se->knee_last >= 0 ? s->cfg[se->cfg[se->knee_last]].stim[se->stim] : 0;
 	if (se->knee >= 0) {
 		const struct sweep_cfg *k = &s->cfg[se->cfg[se->knee]];
 		summary_add(out, TONE_WARN, "saturation", "throughput knee at %s%s %g (SWEEP.SATURATION)%s",
-			    unweighed_before_knee(s, se) ? "or before " : "", st, k->stim[se->stim], rest);
+			    sweep_knee_or_before(s, se, NULL) ? "or before " : "", st, k->stim[se->stim], rest);
 	} else if (se->twice >= 0) {
 		summary_add(out, TONE_WARN, "saturation", "not judged, nor the latency fit: more than one result at %s "
 			    "%g (other runs, or a level measured twice; see the data-quality list)", st,
@@ -375,6 +321,23 @@ static void cb_unmerged_summary(const struct cb_perf *p, const char *prefix, str
 		    prefix, p->nord, p->nord == 1 ? "" : "s", p->c_why, stored);
 }
 
+/* A Cerebras file without ordinals, a usable samples_per_sec or global rate: which of those
+ * it lacks, and which it has but cannot use ("samples_per_sec unusable: not a finite number"). */
+static void cb_no_rate_summary(const struct cb_perf *p, const char *prefix, struct summary *out)
+{
+	if (!p->bad_sps && !p->bad_global) {
+		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: no samples_per_sec, global rate or ordinals",
+			    prefix);
+		return;
+	}
+	char sps[64] = "no samples_per_sec", global[64] = "no global rate";
+	if (p->bad_sps)
+		snprintf(sps, sizeof(sps), "samples_per_sec unusable (%s)", p->bad_sps);
+	if (p->bad_global)
+		snprintf(global, sizeof(global), "global_rate unusable (%s)", p->bad_global);
+	summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: %s, %s, no ordinals", prefix, sps, global);
+}
+
 /* A Cerebras file (prefix: "NAME: " naming it when there are several, else ""): the rate (the merge
  * rule's over the ordinals, else the stored one), whether the stored aggregate disagrees, the FLOPs
  * utilization, the slowest slow ordinal. */
@@ -397,8 +360,7 @@ static void cb_file_summary(const struct cb_perf *p, const char *prefix, struct 
 		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: 0 samples/s over 0 s is the Model Zoo's "
 			    "'not measured'; no ordinals", prefix);
 	else
-		summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: no samples_per_sec, global rate or ordinals",
-			    prefix);
+		cb_no_rate_summary(p, prefix, out);
 	if (p->has_flops)
 		summary_add(out, TONE_NORMAL, "FLOPs util", "%s%% (performance.json's flops_utilization)",
 			    sweep_num_text(p->flops_util, 2, v, sizeof(v)));

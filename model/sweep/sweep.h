@@ -210,6 +210,8 @@ struct cb_perf {
 	     has_flops, has_samples;
 	bool zero_time, zero_rate;           /* total_time 0, a rate 0 beside it: missing, as
 					      * cb_ordinal's; est_samples_per_sec 0 is missing too */
+	const char *bad_sps, *bad_global;    /* samples_per_sec, global_rate there but unusable:
+					      * why (sweep_bad_text), else NULL */
 	struct cb_ordinal *ord;
 	size_t nord;
 	/* recomputed aggregate (merge rule), only with ordinals that all have total_samples
@@ -299,6 +301,29 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
  * (SS_N when none). */
 bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
 enum sweep_stat sweep_knee_stat(const struct sweep_cfg *c);
+/* Series se with a knee (derived): true when a level before the knee lacks a stimulus, a
+ * request throughput or a request latency (> 0), which the knee test could not weigh, so
+ * an earlier knee may hide there: the knee is at or before the level found, as the
+ * headline, the report and SWEEP.SATURATION say. *below (may be NULL) gets the index into
+ * cfg[] of the last level weighed before the first such level (the highest known to be at
+ * or below the knee), -1 when there is none or the knee is not "at or before". */
+bool sweep_knee_or_before(const struct sweep_set *s, const struct sweep_series *se, long *below);
+/* The levels of series se before index upto of cfg[] (se->n: all) the knee test could not
+ * weigh and what they lack, into buf: "concurrency 2, 8 not judged (no request latency)";
+ * "" when there are none or no level of se was weighed. */
+void sweep_knee_unweighed(const struct sweep_set *s, const struct sweep_series *se, size_t upto, char *buf,
+			  size_t n);
+/* Whether the knee test of series se (derived) compared its level lo with its level hi
+ * (lo < hi, of se's stimulus): both weighed, and no level between them that has a request
+ * throughput or a request latency but not both (the test compares nothing across it; one
+ * with neither is passed over). Else false, why into why: "no concurrency 16",
+ * "concurrency 16 has no request latency". */
+bool sweep_knee_compared(const struct sweep_set *s, const struct sweep_series *se, double lo, double hi, char *why,
+			 size_t n);
+/* The series a finding of s's rules (rules.c) is about: SWEEP.SATURATION's (the series of
+ * its knee), SIZING.POOR_FIT's and SIZING.OUTLIERS' on a series' latency fit (not on a NAT
+ * file's); NULL for another finding. */
+const struct sweep_series *sweep_finding_series(const struct sweep_set *s, const struct finding *f);
 /* Confidence of a percentile from few requests. A config with n requests has
  * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
  * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low

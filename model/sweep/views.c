@@ -3,7 +3,9 @@
  * cerebras), read from the model after sweep_derive(), and whether the run has the data
  * of each (sweep_view_has_data: the test its build makes, for the explorer's list). A
  * time column's name ends in its unit (latency_p50_ms, total_time_s: sweep_metric_suffix;
- * sizing's fits are in seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency). */
+ * sizing's fits are in seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency).
+ * sizing's and sizing_points' differs says "no" only when everything stored was compared,
+ * "n/a" when a stored value could not be (its targets not given: differs_text). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +212,21 @@ static bool sizing_targets(const struct sweep_set *s)
 	return s->target_users > 0 && s->test_gpus > 0;
 }
 
+/* A differs cell (sizing, sizing_points): "yes" when a value compared differs; "n/a" when
+ * none does but a stored value could not be compared (an estimate or item count whose
+ * targets were not given, a count without per-item data); "no" when everything stored was
+ * compared and agrees; NULL (empty) when nothing stored can be compared. */
+static const char *differs_text(bool compared, bool differs, bool uncompared)
+{
+	return differs ? "yes" : uncompared ? "n/a" : compared ? "no" : NULL;
+}
+
+static const char *const differs_doc =
+	"yes: a stored value differs from the recomputed one; no: every stored value was compared and "
+	"agrees; n/a: none compared differs, but a stored value could not be recomputed (GPU estimates "
+	"and items over a target need --target-users, --test-gpus and that target; item counts need "
+	"per_item_metrics); empty: the file stores nothing to compare; ";
+
 struct sizing_src {
 	const char *source, *file;
 	size_t jobs;             /* NAT files behind the fit: 1, or a merge's job count */
@@ -259,12 +276,13 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 		table_set_text(t, r, c->note, e->err);
 	else if (!cf->ok && cf->err)
 		table_set_text(t, r, c->note, cf->err);
-	/* empty when the file stores nothing to compare (no fit, no estimate for targets) */
+	/* a stored estimate is compared only when its targets are given (differs_text) */
 	bool gpus_cmp = has_s_gpus && sizing_targets(s) && target > 0;
 	bool differs = fit_differs(sf, has_sf, cf) ||
 		       (gpus_cmp && (!e->ok || fabs(s_gpus - e->gpus) > 1e-9 * fmax(1, fabs(e->gpus))));
-	if (src->nat && (has_sf || gpus_cmp))
-		table_set_text(t, r, c->differs, differs ? "yes" : "no");
+	const char *d = differs_text(has_sf || gpus_cmp, differs, has_s_gpus && !gpus_cmp);
+	if (src->nat && d)
+		table_set_text(t, r, c->differs, d);
 }
 
 static bool has_sizing(const struct sweep_set *s)
@@ -307,6 +325,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.s_gpus = table_add_col(t, "stored_gpus", COL_NUM, 10, 4);
 	c.gpus = table_add_col(t, "gpus", COL_NUM, 10, 4);
 	c.differs = table_add_col(t, "differs", COL_TEXT, 7, 0);
+	table_col_doc(t, c.differs, differs_doc);
 	c.note = table_add_col(t, "note", COL_TEXT, 30, 0);
 	/* on a narrow screen: the estimate and how good its fit is */
 	table_col_prio(t, c.metric, 9);
@@ -353,21 +372,22 @@ static bool opt_differs(bool ha, double a, bool hb, double b)
 }
 
 /* Stored and recomputed per-concurrency values: outlier flags (when the file stores
- * alerts), the rough GPU estimates (stored ones, with targets given) and the
- * items-over-target counts. Returns -1 when nothing stored can be compared, else
- * whether something differs. */
-static int point_differs(const struct nat_point *p, const struct sweep_set *s)
+ * alerts), the rough GPU estimates (a stored one, with its targets given) and the
+ * items-over-target counts (with that target and per_item_metrics): differs_text. */
+static const char *point_differs(const struct nat_point *p, const struct sweep_set *s)
 {
 	bool targets = sizing_targets(s);
-	bool gl = targets && p->has_s_gpu_lat, gr = targets && p->has_s_gpu_rt;
+	bool gl = targets && s->target_latency > 0 && p->has_s_gpu_lat;
+	bool gr = targets && s->target_runtime > 0 && p->has_s_gpu_rt;
 	bool il = p->c_items_lat >= 0 && p->s_items_lat >= 0;
 	bool ir = p->c_items_rt >= 0 && p->s_items_rt >= 0;
-	if (!p->has_s_alerts && !gl && !gr && !il && !ir)
-		return -1;
-	return (p->has_s_alerts && (p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt)) ||
-	       (gl && opt_differs(true, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
-	       (gr && opt_differs(true, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
-	       (il && p->c_items_lat != p->s_items_lat) || (ir && p->c_items_rt != p->s_items_rt);
+	bool uncompared = (p->has_s_gpu_lat && !gl) || (p->has_s_gpu_rt && !gr) || (p->s_items_lat >= 0 && !il) ||
+			  (p->s_items_rt >= 0 && !ir);
+	bool differs = (p->has_s_alerts && (p->s_out_lat != p->c_out_lat || p->s_out_rt != p->c_out_rt)) ||
+		       (gl && opt_differs(true, p->s_gpu_lat, p->has_c_gpu_lat, p->c_gpu_lat)) ||
+		       (gr && opt_differs(true, p->s_gpu_rt, p->has_c_gpu_rt, p->c_gpu_rt)) ||
+		       (il && p->c_items_lat != p->s_items_lat) || (ir && p->c_items_rt != p->s_items_rt);
+	return differs_text(p->has_s_alerts || gl || gr || il || ir, differs, uncompared);
 }
 
 static void points_row(struct table *t, const struct points_cols *c, long ref,
@@ -395,9 +415,9 @@ static void points_row(struct table *t, const struct points_cols *c, long ref,
 	table_set_num_opt(t, r, c->s_ir, (double)p->s_items_rt, p->s_items_rt >= 0);
 	table_set_num_opt(t, r, c->ir, (double)p->c_items_rt, p->c_items_rt >= 0);
 	table_set_num_opt(t, r, c->items, (double)p->nitems, p->has_items);
-	int d = point_differs(p, s);
-	if (d >= 0)
-		table_set_text(t, r, c->differs, d ? "yes" : "no");
+	const char *d = point_differs(p, s);
+	if (d)
+		table_set_text(t, r, c->differs, d);
 }
 
 static bool has_points(const struct sweep_set *s)
@@ -431,6 +451,7 @@ static struct table *build_sizing_points(struct run *run, char *err, size_t errn
 	c.ir = table_add_col(t, "items_over_runtime", COL_INT, 6, 0);
 	c.items = table_add_col(t, "items", COL_INT, 6, 0);
 	c.differs = table_add_col(t, "differs", COL_TEXT, 7, 0);
+	table_col_doc(t, c.differs, differs_doc);
 	for (size_t i = 0; i < s->nnat; i++)
 		for (size_t j = 0; j < s->nat[i].npt; j++)
 			points_row(t, &c, sweep_point_ref(s, i, j), &s->nat[i], &s->nat[i].pt[j], s);

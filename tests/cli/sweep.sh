@@ -8,7 +8,10 @@
 # the sizing note naming only the options not given, a slow Cerebras ordinal's rate
 # shown on its verdict's side of the threshold (79.996%, not 80%),
 # the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
-# the headline without targets (tests/cli/sweep_headline.sh has the rest), the series table's
+# the headline without targets (tests/cli/sweep_headline.sh has the rest) and its stored rough
+# estimates in the report's table, marked as stored, a differs of n/a (never no) where a stored
+# value could not be recomputed for want of a target, SIZING.STORED_DIFFERS naming every stored
+# fit that differs, the series table's
 # numbers never cut (1e15 or more in exponent form, columns as wide as their figures), and the real medium sweep
 # (skipped when ../shared is absent; its latency columns are named in ms, latency_p50_ms,
 # and --filter and --constraint take that name).
@@ -106,7 +109,29 @@ tap_rc $? "sizing: 75.35159084873075 GPUs, same as stored"
 "$BIN" --export sizing_points $SZ "$TMP/nat" | sed "s|$TMP|TMP|g" >"$TMP/points.out"
 golden sweep_sizing_points.csv "$TMP/points.out" "sizing_points golden (rough estimates, alerts)"
 ! grep -q ',yes$' "$TMP/points.out"
-tap_rc $? "sizing_points: every stored per-concurrency value equals the recomputed one (differs=no)"
+tap_rc $? "sizing_points: no stored per-concurrency value compared differs from the recomputed one"
+tap_check "sizing_points: the stored items over the latency target, not recomputed without it, make differs n/a" \
+	'[ "$(grep -c ",0,,[01],[01],1,n/a\$" "$TMP/points.out")" -eq 6 ]'
+"$BIN" --export sizing_points $SZ --target-latency 10 "$TMP/nat" >"$TMP/points_all.csv" 2>/dev/null
+tap_check "sizing_points with every target: everything stored compared, and alike (differs=no)" \
+	'[ "$(grep -c ",no\$" "$TMP/points_all.csv")" -eq 6 ]'
+# without targets the stored rough estimates and item counts cannot be recomputed: never "no"
+"$BIN" --export sizing_points "$TMP/nat" >"$TMP/points_none.csv" 2>/dev/null
+tap_check "sizing_points without targets: a stored rough estimate not recomputed is differs n/a, not no" \
+	'grep -q ",online,1,.*,322.79040000000003,,0,,0,,1,n/a\$" "$TMP/points_none.csv" &&
+	 ! grep -q ",no\$" "$TMP/points_none.csv"'
+"$BIN" --export sizing "$TMP/nat" >"$TMP/sizing_none.csv" 2>/dev/null
+tap_check "sizing without targets: the runtime fit agrees but the stored 75.35 GPUs is not recomputed: n/a" \
+	'grep -q ",workflow_runtime_p95,.*,75.35159084873075,,n/a," "$TMP/sizing_none.csv"'
+"$BIN" --print --color never "$TMP/nat" >"$TMP/print_rough.out" 2>/dev/null
+tap_check "report without targets: the table shows the stored rough estimates, marked as stored" \
+	'grep -q "^  *1  *1.1498  *4.0349  *30.0000  *-  *322.7904$" "$TMP/print_rough.out" &&
+	 grep -q "^    GPUs run rough: stored by the calculator (recomputing them needs --target-users, --test-gpus \
+and --target-runtime)$" "$TMP/print_rough.out" && ! grep -q "GPUs lat rough: stored" "$TMP/print_rough.out"'
+"$BIN" --print --color never $SZ "$TMP/nat" >"$TMP/print_rough2.out" 2>/dev/null
+tap_check "report with the targets: the recomputed rough estimates, no stored note" \
+	'grep -q "^  *1  *1.1498  *4.0349  *30.0000  *-  *322.7904$" "$TMP/print_rough2.out" &&
+	 ! grep -q "rough: stored" "$TMP/print_rough2.out"'
 
 "$BIN" --export sweep --objective 'ttft_p99:1,itl_p99:3' --constraint 'ttft_p99<20' "$AN" |
 	sed "s|$TMP|TMP|g" >"$TMP/sweep.out"
@@ -150,6 +175,23 @@ tap_rc $? "headline with both targets: both estimates"
 "$BIN" --export findings $SZ "$TMP/nat2" | grep -q 'STORED_DIFFERS'
 [ $? -ne 0 ]
 tap_rc $? "no SIZING.STORED_DIFFERS when no file stores a fit"
+# both stored fits differ from the recomputed ones (slopes 0.15 and 0.70 for 0.1421 and
+# 0.6568): the finding names both, not only the first
+mkdir -p "$TMP/natd/online/job_1752000000"
+fit='{"slope": 0.15, "intercept": 1.0036658333333333, "r_squared": 0.9963213113636101, "outliers_removed": [32]}'
+sed -e "s/\"llm_latency_fit\": null/\"llm_latency_fit\": $fit/" \
+	-e 's/"slope": 0.6568376759061832/"slope": 0.70/' "$NAT/calc_runner_output.json" \
+	>"$TMP/natd/online/job_1752000000/calc_runner_output.json"
+"$BIN" --export findings "$TMP/natd" >"$TMP/natd.csv" 2>/dev/null
+tap_check "both stored fits differ: SIZING.STORED_DIFFERS names both fits and both sizing rows" \
+	'grep -q "^low,SIZING.STORED_DIFFERS,Stored LLM latency and workflow runtime fits differ from the recomputed ones,.*\
+stored_\* columns of the llm_latency_p95 and workflow_runtime_p95 rows" "$TMP/natd.csv" &&
+	 [ "$(grep -c STORED_DIFFERS "$TMP/natd.csv")" -eq 1 ]'
+sed -e 's/"slope": 0.6568376759061832/"slope": 0.70/' "$NAT/calc_runner_output.json" \
+	>"$TMP/natd/online/job_1752000000/calc_runner_output.json"
+"$BIN" --export findings "$TMP/natd" >"$TMP/natd1.csv" 2>/dev/null
+tap_check "only the runtime fit differs: the finding names it alone" \
+	'grep -q "^low,SIZING.STORED_DIFFERS,Stored workflow runtime fit differs from the recomputed one," "$TMP/natd1.csv"'
 
 # Fit units: GenAI-Perf's p95 latency (ms) is fitted in seconds, as NAT's; the sizing
 # view's headers say so (intercept_s, slope_s_per_concurrency) and the report agrees.

@@ -10,14 +10,17 @@
 # truncated JSON file (a raw GenAI-Perf export) the byte offset where it ended and an
 # invalid one (Cerebras) where the parser stopped; a
 # Cerebras value that is non-finite is warned about and the merge rule says it is
-# non-finite, not absent. A negative time, rate or count is warned about with its offset
+# non-finite, not absent (a samples_per_sec of Infinity in the headline too); a key given
+# twice in a Cerebras file is warned about, the last used. A negative zero prints and
+# exports as 0. A negative time, rate or count is warned about with its offset
 # or line and left out (never a constraint's pass; not judged when no config has a usable
 # value): a GenAI-Perf JSON or CSV statistic, an
 # analyze CSV cell, a NAT p95 or item time, a Cerebras rate, and a raw export's request
 # whose response comes before it, or whose first response comes over a day after it (a
 # timestamp of 0: counted as sent, no latency). A NAT concurrency given twice in calc_data
 # (the key "4" twice, or "1" and "1.0") is warned about with both offsets and only the last
-# is fitted and shown. A Cerebras file in its own place (performance/) cut before its
+# is fitted and shown; a calc_data key that is no concurrency (inf, 16.5, 0x10) is skipped
+# with its offset. A Cerebras file in its own place (performance/) cut before its
 # first rate key is still claimed, its truncation named without --format. A JSON file that
 # starts with a UTF-8 BOM is read.
 set -u
@@ -157,6 +160,50 @@ tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned 
 tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
 	'grep -q "(ordinal 0 has an unusable total_samples: too large for a count)" cn.txt'
 
+# a samples_per_sec that is there but unusable: the headline says so, not that it is absent
+mkdir -p ci/performance
+printf '{"compile_time": 1.0, "samples_per_sec": Infinity, "total_samples": 1000, "total_time": 10.0}\n' \
+	>ci/performance/performance.json
+"$BIN" --print --no-index --color never ci >ci.txt 2>/dev/null
+tap_check "Cerebras: a samples_per_sec of Infinity is unusable in the headline, not absent" \
+	'grep -q "^  Cerebras  *rate n/a: samples_per_sec unusable (not a finite number), no global rate, no ordinals$" \
+	 ci.txt && ! grep -q "no samples_per_sec" ci.txt'
+
+# a key given twice: the last is used (as the tools' Python readers keep it), warned about
+# once in the aggregate and once in the ordinals
+mkdir -p cd
+printf '%s%s\n' '{"samples_per_sec": 100.0, "samples_per_sec": 5.0, "ordinals": [{"total_samples": 500, ' \
+	'"total_time": 10, "total_time": 5}, {"total_samples": 500, "total_time": 5, "total_time": 9}]}' >cd/performance.json
+sources cd >cd.csv
+"$BIN" --export cerebras --no-index cd 2>/dev/null | cut -d, -f2,3,5 >cd_cb.csv
+twice_key() { printf "key \"\"%s\"\"%s given twice (first at byte %s): the last is used, %s" "$1" "$2" "$3" \
+	"as a Python JSON reader keeps the last"; }
+tap_check "Cerebras: a key given twice: the last used (5 samples/s stored, ordinal times 5 and 9)" \
+	'[ "$(tr "\n" " " <cd_cb.csv)" = "row,samples_per_sec,total_time_s stored,5, recomputed,200,5 ordinal 0,,5 \
+ordinal 1,,9 " ]'
+tap_check "... warned about once in the aggregate, once in the ordinals, with both offsets" \
+	'grep -qxF "warning,cd/performance.json,,,,28,,,\"$(twice_key samples_per_sec "" 2)\"" cd.csv &&
+	 grep -qxF "warning,cd/performance.json,,,,106,,,\"$(twice_key total_time " in ordinal 0" 88)\"" cd.csv &&
+	 [ "$(grep -c "given twice" cd.csv)" -eq 2 ]'
+
+# a negative zero (-0, -0.0) is 0 on screen and in the CSVs: Cerebras, NAT, GenAI-Perf
+mkdir -p cz/performance nz/online/job_1 gz/m-openai-chat-concurrency1
+printf '{"compile_time": -0, "samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}\n' \
+	>cz/performance/performance.json
+printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": -0, "workflow_runtime_p95": -0.0}}}}\n' \
+	>nz/online/job_1/calc_runner_output.json
+printf 'Metric,avg\nRequest Latency (ms),10.0\n\nMetric,Value\nOutput Token Throughput (tokens/sec),-0\n' \
+	>gz/m-openai-chat-concurrency1/profile_export_genai_perf.csv
+for d in cz nz gz; do "$BIN" --print --no-index --color never $d >$d.txt 2>/dev/null; done
+"$BIN" --export cerebras --no-index cz >cz.csv 2>/dev/null
+"$BIN" --export sizing_points --no-index nz >nz.csv 2>/dev/null
+"$BIN" --export sweep --no-index gz >gz.csv 2>/dev/null
+tap_check "a negative zero prints and exports as 0 (Cerebras compile_time, NAT p95s, GenAI-Perf tok/s)" \
+	'grep -q "· compile 0.000 s$" cz.txt && [ "$(col cz.csv compile_time_s)" = 0 ] &&
+	 grep -q "^  *1  *0.0000  *0.0000 " nz.txt && [ "$(col nz.csv llm_latency_p95_s)/$(col nz.csv \
+workflow_runtime_p95_s)" = 0/0 ] && [ "$(col gz.csv output_token_throughput)" = 0 ] &&
+	 ! grep -q -- "-0\.0\|-0 " cz.txt nz.txt gz.txt'
+
 # --- negative values ------------------------------------------------------------------
 mkdir -p ng/m-openai-chat-concurrency1 ng/m-openai-chat-concurrency2
 f=ng/m-openai-chat-concurrency1/profile_export_genai_perf.json
@@ -265,6 +312,28 @@ tap_check "... only the last is fitted and shown: 4 concurrencies, 4 points, no 
 	 ! grep -q "!LR\|outliers removed" nd.txt &&
 	 [ "$(cut -d, -f3-5 nd_pts.csv | tr "\n" " ")" = "concurrency,llm_latency_p95_s,workflow_runtime_p95_s \
 1,1.2,4.3 2,1.3,4.7 4,1.9,6.9 8,2.1,7.9 " ]'
+
+# calc_data keys that are no concurrency as the calculator's reader takes one (an integer;
+# "4.0" is 4): skipped with their key and offset, the others fitted; none printed or exported
+mkdir -p nk/online/job_1
+f=nk/online/job_1/calc_runner_output.json
+printf '{"calc_data": {%s,\n%s,\n%s,\n%s,\n%s,\n%s}}\n' \
+	'"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4.0}}' \
+	'"2": {"sizing_metrics": {"llm_latency_p95": 1.3, "workflow_runtime_p95": 4.7}}' \
+	'"inf": {"sizing_metrics": {"llm_latency_p95": 3.3, "workflow_runtime_p95": 12.6}}' \
+	'"16.5": {"sizing_metrics": {"llm_latency_p95": 3.3, "workflow_runtime_p95": 12.6}}' \
+	'"0x10": {"sizing_metrics": {"llm_latency_p95": 3.3, "workflow_runtime_p95": 12.6}}' \
+	'"4.0": {"sizing_metrics": {"llm_latency_p95": 1.5, "workflow_runtime_p95": 5.7}}' >"$f"
+sources nk >nk.csv
+notconc() { printf "calc_data entry '%s' skipped: its key is not a concurrency (a positive whole number)" "$1"; }
+tap_check "NAT: calc_data keys inf, 16.5 and 0x10 are skipped, named with their offset; 4.0 is 4" \
+	'grep -qxF "warning,$f,,,,176,,,$(notconc inf)" nk.csv && grep -qxF "warning,$f,,,,259,,,$(notconc 16.5)" nk.csv &&
+	 grep -qxF "warning,$f,,,,343,,,$(notconc 0x10)" nk.csv && grep -q "^file,$f,nat,,,,3,3,ok$" nk.csv'
+"$BIN" --print --no-index --color never nk >nk.txt 2>/dev/null
+"$BIN" --export sizing_points --no-index nk >nk_pts.csv 2>/dev/null
+tap_check "... the others fitted, printed and exported alike: concurrencies 1, 2, 4" \
+	'grep -q "^● GPU SIZING — NAT calculator, 3 concurrencies$" nk.txt && ! grep -q "inf\|16\.5\|0x10" nk.txt &&
+	 [ "$(cut -d, -f3 nk_pts.csv | tr "\n" " ")" = "concurrency 1 2 4 " ]'
 
 mkdir -p cr
 printf '{"global_rate": -12.5, "samples_per_sec": 3.0}\n' >cr/performance.json

@@ -10,7 +10,8 @@
 # 32 is no knee; up 5% it is); SWEEP.SATURATION names the latency statistic it weighed
 # (p50, else avg, else p99) and, when another, the p95 the Sweep pane plots, its rates
 # as the headline gives them (1426 req/s, not 1.43e+03); a knee's saturation line names the levels not weighed,
-# and with one before the knee says "at or before"; configs
+# and with one before the knee says "at or before", as SWEEP.SATURATION and the report body do, the
+# finding advising no level past the last one judged; configs
 # lacking an objective metric or with 0 requests are not ranked; a rank 1 that fails
 # the constraints is no best config; a constraint on a metric no config has is not
 # judged; the first failing config a constraint finding names is the sweep table's first
@@ -27,7 +28,9 @@
 # have no item count; time units other than ms (a JSON's "unit", a CSV's "(s)") are
 # converted; a not-judged item names its series and is matched per series: listed beside
 # another series' finding of its rule, and in a comparison never taken for another
-# series' finding.
+# series' finding; in a comparison a series' finding is judged by its like on the other
+# side (another name, one series a side), a knee only where that side's knee test
+# compared the knee's two levels (not judged, never resolved, without them).
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -139,6 +142,22 @@ analyze km "$KN" m_0,1,100,10 m_1,2,N/A,19 m_2,4,200,20 m_3,8,400,20.5
 tap_check "a level without latency before the knee: named, and the knee is at or before the level found" \
 	'grep -q "^  saturation  *throughput knee at or before concurrency 4 (SWEEP.SATURATION); concurrency 2 not \
 judged (no request latency)$" km.txt'
+tap_check "... the finding and the report body say 'at or before' too and name the level not judged" \
+	'grep -q "^  \[MED \] Throughput saturates at or before concurrency 4  (SWEEP.SATURATION)$" km.txt &&
+	 grep -q "^    throughput saturates at or before concurrency 4 (knee); concurrency 2 not judged (no request \
+latency)$" km.txt &&
+	 grep -q "ms. Concurrency 2 not judged (no request latency): the knee may be earlier.$" km.txt'
+tap_check "... and advise no level past what was judged: serve at or below concurrency 1 until 2 is measured" \
+	'grep -q "^        -> Place the knee (at or before concurrency 4) by re-measuring what the knee test could not \
+weigh before it; until then serve at or below concurrency 1, the highest level known to be at or below \
+the knee; " km.txt &&
+	 ! grep -q "Serve at or below the knee" km.txt'
+analyze k0 "$KN" m_0,1,N/A,10 m_1,2,100,19 m_2,4,200,20 m_3,8,400,20.5
+"$BIN" --print --no-index --color never k0 >k0.txt 2>/dev/null
+tap_check "the first level not judged: the finding names no level to serve at, only the knee to place" \
+	'grep -q "^  \[MED \] Throughput saturates at or before concurrency 2  (SWEEP.SATURATION)$" k0.txt &&
+	 grep -q "^        -> Place the knee (at or before concurrency 2) by re-measuring what the knee test could not \
+weigh before it, then serve at or below it; " k0.txt'
 analyze kw "$KN" m_0,1,100,10 m_1,32,1050,30 m_2,64,1100,58 m_3,128,2100,60
 "$BIN" --print --no-index --color never kw >kw.txt 2>/dev/null
 analyze ks "$KN" m_0,1,100,10 m_1,64,1000,60 m_2,128,2000,62
@@ -397,6 +416,53 @@ for c in 1 2; do mkcfg kb/b-openai-chat-concurrency$c 100 $c 600; done
 tap_check "compare: a's saturation resolved in B, not 'not judged' for B's 2-level series b" \
 	'grep -q "^  resolved  *\[MED \] Throughput saturates at concurrency 4  (SWEEP.SATURATION)$" kab.txt &&
 	 ! grep -q "^  not judged in B (" kab.txt'
+
+# A series' finding is judged on the other side by that series' like there (the same
+# name, else the one series of its workload each side has): A's knee is from concurrency
+# 8 to 16, so a B whose knee test did not compare those levels (no level 16, no latency
+# there) could not have given it: not judged in B (in A the other way), never resolved;
+# a B whose knee is at 4 saturates too (persisting, the levels named); a B of another
+# name (model) judges A's findings on the series with its own not-judged items; a B of
+# one level has no latency fit to judge A's outliers by.
+lv() { # lv DIR NAME C:LATENCY:RPS...: one level per argument
+	d=$1 n=$2
+	shift 2
+	for cl; do
+		l=${cl#*:}
+		mkcfg "$d/$n-openai-chat-concurrency${cl%%:*}" "${l%:*}" "${cl##*:}" 600
+	done
+}
+lv kn8 a 1:100:10 2:110:20 4:120:40 8:130:80 16:300:70
+lv kn8b a 1:100:10 2:110:20 4:120:40 8:130:80
+lv kn8l a 1:100:10 2:110:20 4:120:40 8:130:80 16:140:160
+printf 'Metric,Value\nRequest Throughput (per sec),160\n' \
+	>kn8l/a-openai-chat-concurrency16/profile_export_genai_perf.csv
+lv kn4 a 1:100:10 2:110:20 4:120:40 8:300:35 16:600:30
+lv kn8r llama 1:100:10 2:110:20 4:120:40 8:130:80
+lv kn1 a 1:100:10
+for b in kn8b kn8l kn4 kn8r kn1; do
+	"$BIN" --print --no-index --color never kn8 $b >kn8-$b.txt 2>/dev/null
+done
+"$BIN" --print --no-index --color never kn8b kn8 >kn8b-kn8.txt 2>/dev/null
+"$BIN" --export diff_findings --no-index -o - kn8 kn8b >kn8-kn8b.csv 2>/dev/null
+sat="\[MED \] Throughput saturates at concurrency"
+tap_check "compare: A's knee from 8 to 16 is not judged by a B without level 16, in --print and diff_findings" \
+	'grep -q "^  not judged in B (no concurrency 16) $sat 8  (SWEEP.SATURATION)$" kn8-kn8b.txt &&
+	 grep -q "^● FINDINGS — 0 new in B · 0 resolved · 0 persisting · [0-9]* not judged in B$" kn8-kn8b.txt &&
+	 grep -q "^not judged in B (no concurrency 16),SWEEP.SATURATION,med,,,Throughput saturates at concurrency 8," \
+		kn8-kn8b.csv && grep -q "^  not judged in A (no concurrency 16) $sat 8 " kn8b-kn8.txt'
+tap_check "... nor by a B without a latency at level 16" \
+	'grep -q "^  not judged in B (concurrency 16 has no request latency) $sat 8  (SWEEP.SATURATION)$" kn8-kn8l.txt'
+tap_check "... a B whose knee is at 4 saturates too: persisting, the levels named" \
+	'grep -q "^  persisting (concurrency 8 in A, 4 in B) $sat 4  (SWEEP.SATURATION)$" kn8-kn4.txt &&
+	 ! grep -q "^  \(resolved\|new\) .*SATURATION" kn8-kn4.txt'
+tap_check "... a B of another name: its series' not-judged items are the status, not lines of their own" \
+	'grep -q "^  not judged in B (no concurrency 16) $sat 8  (SWEEP.SATURATION)$" kn8-kn8r.txt &&
+	 grep -q "^  not judged in B (4 points: the outlier rules need 5) .*(SIZING.OUTLIERS)$" kn8-kn8r.txt &&
+	 ! grep -q "^  resolved \|^  not judged in B: outliers" kn8-kn8r.txt'
+tap_check "... a B of one level has no latency fit: A's outliers not judged there" \
+	'grep -q "^  not judged in B (B.s series has no p95 request latency fit: fewer than 2 levels have one) \
+.*(SIZING.OUTLIERS)$" kn8-kn1.txt'
 
 # two constraints on metrics no config has: "those metrics"
 "$BIN" --print --no-index --color never --constraint 'gpu_power_usage_p99<200' --constraint 'gpu_utilization_avg<2' \

@@ -16,7 +16,9 @@
 # is in common (it showed "0 common steps (-1--1)"), a count per rank when the ranks have
 # other counts (it showed the largest alone). diff_findings' s on severity_a sorts by
 # severity, high first (it sorted A to Z). When B stopped recording a phase A records,
-# the B - A heatmap has no cell and says why (it coloured every cell faster in B).
+# the B - A heatmap has no cell and says why (it coloured every cell faster in B). A
+# sweep's knee B could not judge (no level 16 in B) is not judged in B on the Overview and
+# the Findings tab, as --print says (they said resolved).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -131,6 +133,15 @@ tap_check "two sweeps: the status names the level comparison, n has no ranks to 
 	'grep -q "^ compare: two sweeps, level by level (8 Sweep)" sw && ! grep -q "n/N:\|m:A/B" sw &&
 	 grep -q "Esc:back  1,5,8:panes" sw &&
 	 grep -q "^no ranks to step through: two sweeps, level by level (8 Sweep)" swn'
+# A knee B could not judge (A's is from concurrency 8 to 16, B has no level 16): not judged
+# in B on the Overview and the Findings tab, as --print and diff_findings say, never resolved.
+"$sgen" ka 200 8 5 4 >/dev/null && "$sgen" kb 100 8 4 >/dev/null || { tap_notok "knee sweeps generated"; exit 1; }
+printf ':dump %s/kov\n5\n:dump %s/kfi\nq\n' "$PWD" "$PWD" >keysk
+TSCOPE_SCRIPT=keysk TERM=dumb LINES=24 COLUMNS=120 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui ka kb >outk 2>errk
+tap_check "a knee B could not judge: not judged in B on the Overview and the Findings tab" \
+	'grep -q "^  findings A/B  0 new in B, 0 resolved, 0 persisting, 2 not judged in B " kov &&
+	 grep -q "^.not judged in B (no conc.* SWEEP.SATURATION  *med  *- .* saturates at concurrency 8$" kfi &&
+	 grep -q " status=not judged in B (no concurrency 16)$" kfi'
 # Two DASF runs: Overview, Findings and Functions; n says there are no ranks to step
 # through and where the comparison is.
 dgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf"
