@@ -5,7 +5,8 @@
  * decimal exponent, k <= 20), as glibc's printf rounds, all in 128-bit integers; and
  * q * 10^-k reads back as v when it lies inside v's rounding interval, its ends
  * included when m is even (strtod rounds half to even). Every other value goes through
- * snprintf and strtod. The screen forms are snprintf's, read back by strtod. */
+ * snprintf and strtod. The screen forms are snprintf's, read back by strtod. Every form
+ * writes a negative zero as 0 (v + 0.0 is +0 for either zero). */
 #include "model/numfmt.h"
 
 #include <math.h>
@@ -120,6 +121,7 @@ static void put_fixed(char *buf, bool neg, uint64_t q, int p, int x)
 
 void numfmt_full_libc(double v, char *buf, size_t n)
 {
+	v += 0.0; /* -0 is 0 */
 	if (isnan(v)) {
 		snprintf(buf, n, "nan");
 		return;
@@ -197,6 +199,7 @@ double numfmt_float_shortest(double v)
 
 void numfmt_nonzero(double v, int prec, char *buf, size_t n)
 {
+	v += 0.0; /* -0 is 0 */
 	snprintf(buf, n, "%.*f", prec, v);
 	if (v != 0 && isfinite(v) && !strpbrk(buf, "123456789"))   /* it reads as zero */
 		snprintf(buf, n, "%.3g", v);
@@ -204,6 +207,7 @@ void numfmt_nonzero(double v, int prec, char *buf, size_t n)
 
 void numfmt_same_side(double v, double threshold, int prec, char *buf, size_t n)
 {
+	v += 0.0; /* -0 is 0 */
 	bool above = v >= threshold;
 	for (int d = prec; d <= prec + 6; d++) {
 		snprintf(buf, n, "%.*f", d, v);

@@ -4,14 +4,15 @@
  * value; byte for byte what printf and strtod make, made with integer arithmetic where
  * it can (a million-row steps export prints 16 million numbers). And the screen forms
  * of a figure with fixed decimals that never show a nonzero value as zero, nor a value
- * on the other side of the threshold a rule judged it against. */
+ * on the other side of the threshold a rule judged it against. A negative zero is
+ * written as 0 by all of them ("0", "0.0"): -0 reads as a negative measurement. */
 #ifndef TSCOPE_NUMFMT_H
 #define TSCOPE_NUMFMT_H
 
 #include <stddef.h>
 
-/* Write v's full form to buf (n bytes, at least 32): "nan", "inf", "-inf", else the
- * shortest of %.15g/%.16g/%.17g that strtod reads back as v. */
+/* Write v's full form to buf (n bytes, at least 32): "nan", "inf", "-inf", "0" for either
+ * zero, else the shortest of %.15g/%.16g/%.17g that strtod reads back as v. */
 void numfmt_full(double v, char *buf, size_t n);
 
 /* The same through snprintf and strtod only (the reference the fast path is tested

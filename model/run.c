@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/dirlist.h"
+#include "model/infile.h"
 #include "model/registry.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 
 void load_progress(struct load_ctx *ctx, long long done_delta, long long total_delta)
@@ -375,6 +377,31 @@ unsigned long long run_tree_signature(const char *path, int depth)
 	return tree_sig(path, depth, 14695981039346656037ULL);
 }
 
+/* The files directly in dir that cannot be opened (no permission; a FIFO, device or
+ * socket; a dangling link): how many; the first's name (sanitized, clipped) in name[n],
+ * its errno in *err. */
+static size_t unreadable_files(const char *dir, char *name, size_t n, int *err)
+{
+	struct dirlist *l = dirlist_open(dir);
+	size_t bad = 0;
+	for (size_t i = 0; l && i < l->n; i++) {
+		const struct dirlist_entry *e = &l->v[i];
+		if (e->name[0] == '.' || e->kind == DIRENT_DIR)
+			continue;
+		char *p = dirlist_path(dir, e->name);
+		int fd = infile_open(p);
+		if (fd < 0 && !bad++) {
+			*err = errno;
+			text_sanitize(e->name, strlen(e->name), name, n, 0);
+		}
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+	dirlist_close(l);
+	return bad;
+}
+
 bool run_path_why_empty(const char *path, char *buf, size_t n)
 {
 	struct stat st;
@@ -388,6 +415,20 @@ bool run_path_why_empty(const char *path, char *buf, size_t n)
 		return true;
 	}
 	close(fd);
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+		snprintf(buf, n, "cannot read: %s", infile_strerror(INFILE_ENOTREG));
+		return true;
+	}
+	char name[48];
+	int err = 0;
+	size_t bad = S_ISDIR(st.st_mode) ? unreadable_files(path, name, sizeof(name), &err) : 0;
+	if (bad == 1)
+		snprintf(buf, n, "cannot read %s: %s; no supported data in the rest", name, infile_strerror(err));
+	else if (bad)
+		snprintf(buf, n, "cannot read %zu files here (%s: %s, ...); no supported data in the rest",
+			 bad, name, infile_strerror(err));
+	if (bad)
+		return true;
 	snprintf(buf, n, "no supported data found here");
 	return false;
 }

@@ -136,8 +136,10 @@ bool run_is_empty(const struct run *run);
 
 /* Why no loader claims PATH, into buf (n bytes): "cannot open: <reason>" (no such path, or
  * not one to stat), "cannot read: <reason>" (a directory that cannot be listed, a file
- * that cannot be opened), else "no supported data found here". True for the first two
- * (an error, not a warning). */
+ * that cannot be opened, a FIFO, device or socket), "cannot read NAME: <reason>; no
+ * supported data in the rest" (a directory holding files that cannot be opened: the
+ * first named, how many when several), else "no supported data found here". True but
+ * for the last (an error, not a warning). */
 bool run_path_why_empty(const char *path, char *buf, size_t n);
 /* Follow mode looks at PATH again: the note run_open() left that nothing was loaded
  * there (if any) becomes what a fresh open would say now: none once a selected loader

@@ -54,8 +54,8 @@ void summary_add_coverage(struct summary *s, size_t n, long world, const char *w
 {
 	if (beyond->n) /* ids >= world_size: another run's, or a wrong world_size */
 		summary_add(s, TONE_BAD, "coverage",
-			    "%zu ranks against %s %ld: rank%s %s%s beyond it (another run mixed in, or a wrong "
-			    "world_size?)%s%s%s", n, ws, world, beyond->n > 1 ? "s" : "", beyond->text,
+			    "%zu ranks against %s %ld%s: rank%s %s%s beyond it (another run mixed in, or a wrong "
+			    "world_size?)%s%s%s", n, ws, world, subset, beyond->n > 1 ? "s" : "", beyond->text,
 			    summary_ids_more(beyond), missing->n ? "; missing " : "", missing->text,
 			    summary_ids_more(missing));
 	else if (missing->n)

@@ -51,7 +51,7 @@ const char *summary_ids_more(const struct summary_ids *l);
 /* The "coverage" line of n ranks against a known world_size (ws: how it is named, e.g.
  * "world_size", "the traces' world_size"): rank ids at or above it (beyond), else the
  * ids below it that no rank gave (missing), else all; subset ("" or ", a subset: ...")
- * follows the count. */
+ * follows the count (the world_size when ids beyond it are named), in every case. */
 void summary_add_coverage(struct summary *s, size_t n, long world, const char *ws, const char *subset,
 			  const struct summary_ids *missing, const struct summary_ids *beyond);
 

@@ -813,9 +813,9 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && strcmp(s + n - m, suf) == 0;
 }
 
-/* Regular *.msgpack files directly in dir (links followed: FIFOs would block), sorted
- * by name (the load order); the listing is the scope's (model/dirlist.h), so the
- * probe and the load list a big run dir once between them and the other probes. */
+/* *.msgpack entries directly in dir but directories (links followed; a FIFO or dangling
+ * link is named by the load, never read), sorted by name (the load order); the listing is
+ * the scope's (model/dirlist.h): the probe and the load list a big run dir once. */
 static char **list_dir(const char *dir, size_t *n)
 {
 	*n = 0;
@@ -824,7 +824,7 @@ static char **list_dir(const char *dir, size_t *n)
 	size_t cap = 0;
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
-		if (e->name[0] == '.' || e->kind != DIRENT_FILE || !has_suffix(e->name, ".msgpack"))
+		if (e->name[0] == '.' || e->kind == DIRENT_DIR || !has_suffix(e->name, ".msgpack"))
 			continue;
 		xgrow((void **)&v, &cap, *n + 1, sizeof(*v));
 		v[(*n)++] = dirlist_path(dir, e->name);
@@ -838,26 +838,25 @@ void dasf_dir_files(const char *dir, char ***files, size_t *n)
 	*files = list_dir(dir, n);
 }
 
+/* By its first bytes, else by its name: a *.msgpack that cannot be read (no permission,
+ * no regular file) is claimed too, for the load to name it with why. */
 static int probe_file(const char *path, bool forced)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return forced ? 10 : 0;
-	unsigned char head[16];
-	ssize_t n = read(fd, head, sizeof(head));
 	struct stat st;
-	bool sized = fstat(fd, &st) == 0;
-	close(fd);
+	bool regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	unsigned char head[16];
+	ssize_t n = regular ? read(fd, head, sizeof(head)) : -1; /* a FIFO's bytes are never taken */
+	if (fd >= 0)
+		close(fd);
 	if (n > 0 && has_legacy_prefix(head, (size_t)n))
 		return 80;
-	if (n >= 9 && sized) {
+	if (n >= 9) {
 		uint64_t len = be(head, 8);
 		if (len >= 1 && len <= DASF_MAX_RECORD && is_map_marker(head[8]))
 			return 90;
 	}
-	if (has_suffix(path, ".msgpack"))
-		return 20;
-	return forced ? 10 : 0;
+	return has_suffix(path, ".msgpack") ? 20 : forced ? 10 : 0;
 }
 
 int dasf_probe(const char *path, const struct opts *opts)

@@ -201,7 +201,7 @@ struct index_log {
 	struct steps_rank_file *files;   /* the plan when the log began, sorted by rank id */
 	size_t n;
 	size_t *saved;                   /* records of files[i]'s rank the index holds */
-	long long *covered;              /* bytes of its steps.jsonl the index covers */
+	long long *covered;              /* bytes of its steps.jsonl the index covers (-1: it has none) */
 	bool *held;                      /* saved/covered[i] are known (the rank was in the run) */
 	size_t diag_begin;               /* the seq of the first diagnostic added after the log began */
 	unsigned nparts;                 /* the shard count of the parts below (0: none seen) */
@@ -209,8 +209,10 @@ struct index_log {
 	unsigned max;
 };
 
-/* What the run holds now, per file: records and covered bytes; ok[i] false when the
- * rank is missing, was read twice (reloaded) or its source failed. */
+/* What the run holds now, per file: records and covered bytes (-1: the rank has no
+ * steps.jsonl, a rank dir with run.json alone: no source, as the index's extent of an
+ * absent file says); ok[i] false when the rank is missing, was read twice (reloaded) or
+ * its source failed. */
 static void log_now(struct index_log *lg, size_t *recs, long long *cov, bool *ok)
 {
 	struct steps_model *m = lg->run->steps;
@@ -220,9 +222,10 @@ static void log_now(struct index_log *lg, size_t *recs, long long *cov, bool *ok
 	pthread_mutex_lock(&lg->run->lock);
 	for (size_t i = 0; i < lg->n; i++) {
 		long ri = m ? steps_rank_index(m, (int)lg->files[i].rank) : -1;
-		ok[i] = ri >= 0 && count[i] == 1 && !lg->run->src[src[i]].err;
+		bool none = count[i] == 0; /* the loader's "no steps.jsonl" */
+		ok[i] = ri >= 0 && (none || (count[i] == 1 && !lg->run->src[src[i]].err));
 		recs[i] = ok[i] ? steps_nrecords(m, (size_t)ri) : 0;
-		cov[i] = ok[i] ? lg->run->src[src[i]].consumed : -1;
+		cov[i] = ok[i] && !none ? lg->run->src[src[i]].consumed : -1;
 	}
 	pthread_mutex_unlock(&lg->run->lock);
 	free(src);
@@ -443,6 +446,19 @@ static bool slice_changed(const struct index_log *lg, unsigned k, size_t lo, siz
 	return nd > 0;
 }
 
+/* A rank of files[lo, hi) changed since the log's last save with no steps.jsonl source
+ * then or now (its file appeared, and a follower read it): a delta cannot carry it (an
+ * open applies a delta's counts to the rank's steps.jsonl source, which the part does
+ * not hold), its part is rewritten. */
+static bool slice_changed_sourceless(const struct index_log *lg, size_t lo, size_t hi, const size_t *recs,
+				     const long long *cov)
+{
+	for (size_t i = lo; i < hi; i++)
+		if ((lg->covered[i] < 0 || cov[i] < 0) && (recs[i] != lg->saved[i] || cov[i] != lg->covered[i]))
+			return true;
+	return false;
+}
+
 /* Rewrite part k (files[lo, hi)) from the run: a compaction, or a part that does not
  * hold what the log saved. Its deltas go (index_write_spec). */
 static int rewrite_part(struct index_log *lg, unsigned k, size_t lo, size_t hi, char **path_out)
@@ -480,7 +496,7 @@ static int save_part(struct index_log *lg, unsigned k, const size_t *recs, const
 		return ENOENT;
 	if (st == PART_MATCHES && !slice_changed(lg, k, lo, hi, recs, cov))
 		return 0; /* nothing to write (a part at its last delta waits for new records) */
-	if (st == PART_MATCHES && lg->part[k].seq < lg->max)
+	if (st == PART_MATCHES && lg->part[k].seq < lg->max && !slice_changed_sourceless(lg, lo, hi, recs, cov))
 		return write_delta(lg, k, lo, hi, recs, cov, path_out);
 	int err = rewrite_part(lg, k, lo, hi, path_out);
 	*rewrote = *rewrote || !err;

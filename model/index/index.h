@@ -55,7 +55,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 24u
+#define INDEX_VERSION 25u
 #define INDEX_HEADER_LEN 48
 #define INDEX_INVALID_MARK 0x44414544u /* the header's last word in an invalidated file: "DEAD" */
 
@@ -174,12 +174,15 @@ int index_append(struct run *run, const char *run_dir, char **path_out);
  * index_log_save() rewrites a part instead (that part alone, from the run: its deltas
  * go; *rewrote is set: its ranks were compacted, a follower must grow them again) when
  * it does not hold what the log last saved (none yet, written by someone else, stale)
- * or already has index_delta_max() deltas: compaction. A part that is missing or
+ * or already has index_delta_max() deltas: compaction. A rank dir without steps.jsonl
+ * (run.json alone: no source) is held as such, so the other ranks' growth goes on as
+ * deltas; once its steps.jsonl is read (a follower's), its part is rewritten (a delta
+ * extends a rank's source, which the part does not hold). A part that is missing or
  * damaged is left alone when the index is sharded (its shard's job builds it; the open
  * names it) and written when the index is whole (or there is none yet). Returns 0, an
- * errno, or EAGAIN when the run does not match its plan (a rank reloaded or added: the
- * parts of those ranks are left alone). Not thread-safe; the run's model must not
- * change during the call. */
+ * errno, or EAGAIN when the run does not match its plan (a rank reloaded or added, a
+ * source that failed: the parts of those ranks are left alone). Not thread-safe; the
+ * run's model must not change during the call. */
 #define INDEX_DELTA_MAX 16
 unsigned index_delta_max(void);   /* TSCOPE_INDEX_DELTAS, else INDEX_DELTA_MAX */
 struct index_log;

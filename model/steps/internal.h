@@ -38,6 +38,11 @@ char *steps_meta_name(const char *dir);
  * "invalid JSON at byte 12", "permission denied"), into buf, from its row in the sources
  * and its warning (what the index keeps of it); NULL when it was read or is absent. */
 const char *steps_meta_unread(struct run *run, int rank, char *buf, size_t n);
+/* Whether a rank's run.json holds a world_size that is no rank count (a string, -4, 4.5:
+ * warned about by the load, has_world false), said from its warning (what the index
+ * keeps of it) into buf: "in run.json, \"4\" is not a number" (several: "in rank 2's
+ * run.json, ..."), the first such warning's. */
+bool steps_meta_world_unused(struct run *run, bool several, char *buf, size_t n);
 struct json_doc;
 /* run.json's one-pass tokenizer (load_meta.c): true when js[0..len) is an object it
  * takes, with d holding the tokens json_parse() would give; false: use json_parse(). */

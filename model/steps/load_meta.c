@@ -3,7 +3,10 @@
  * world size, environment flattened to key=value, read with a size limit; problems
  * become diagnostics, missing fields stay flagged missing (a FLOPs or peak value that is
  * no finite positive number is warned about, and one no number marked: steps.h; a peak
- * the GPU table disagrees with for the GPU beside it is kept and said); the run's display name from
+ * the GPU table disagrees with for the GPU beside it is kept and said; a world_size that
+ * is no rank count, "4", -4 or 4.5, is warned about and left unset, which
+ * steps_meta_world_unused says for the headline; a key of ours given twice: the last is
+ * used, as pytscope's Python json reads it, with a warning); the run's display name from
  * the lowest rank's. A UTF-8 byte-order mark at the start is skipped with a note, and
  * left unread under --compat pytscope (pytscope cannot decode it), saying why; why a
  * rank's run.json was found but not read, for the headline (steps_meta_unread). */
@@ -385,8 +388,8 @@ static char *run_json_path(const char *dir, char *buf, size_t n)
 
 #define META_PATH 512
 
-/* The top-level members run.json has for us, in one walk: each the value of the first
- * member of that name (json_get's). */
+/* The top-level members run.json has for us, in one walk: each the value of the last
+ * member of that name, as Python's json (pytscope's reader) and json_get keep it. */
 enum { META_NAME, META_FLOPS, META_PEAK, META_WALL, META_WORLD, META_NSTEPS, META_RANK, META_ENV, META_CONFIG,
        META_STARTED, META_NKEYS };
 static const struct {
@@ -397,17 +400,25 @@ static const struct {
 			   { "rank", 4 },       { "environment", 11 },    { "config", 6 },
 			   { "started", 7 } };
 
-static void meta_members(const struct json_doc *d, int v[META_NKEYS])
+/* Member values into v; dup (may be NULL): the key tokens of the first of those keys
+ * given twice, the earlier and the later (dup[0] -1: none). */
+static void meta_members(const struct json_doc *d, int v[META_NKEYS], int dup[2])
 {
-	bool seen[META_NKEYS] = { false };
+	int key[META_NKEYS];
 	for (int f = 0; f < META_NKEYS; f++)
-		v[f] = -1;
+		v[f] = key[f] = -1;
+	if (dup)
+		dup[0] = dup[1] = -1;
 	for (int k = json_first(d, 0); k >= 0; k = json_next(d, 0, k)) {
 		const jsmntok_t *t = &d->tok[k];
 		size_t n = (size_t)(t->end - t->start);
 		for (int f = 0; f < META_NKEYS; f++)
-			if (!seen[f] && meta_key[f].n == n && memcmp(d->js + t->start, meta_key[f].s, n) == 0) {
-				seen[f] = true;
+			if (meta_key[f].n == n && memcmp(d->js + t->start, meta_key[f].s, n) == 0) {
+				if (dup && key[f] >= 0 && dup[0] < 0) {
+					dup[0] = key[f];
+					dup[1] = k;
+				}
+				key[f] = k;
 				v[f] = k + 1 < d->ntok ? k + 1 : -1;
 				break;
 			}
@@ -433,7 +444,7 @@ static bool meta_not_number(const struct json_doc *d, int i)
 static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *m)
 {
 	int v[META_NKEYS];
-	meta_members(d, v);
+	meta_members(d, v, NULL);
 	m->present = true;
 	m->has_flops = json_number(d, v[META_FLOPS], &m->flops_per_step);
 	m->has_peak = json_number(d, v[META_PEAK], &m->peak_flops);
@@ -443,7 +454,7 @@ static void meta_parse(const struct json_doc *d, bool plain, struct steps_meta *
 		m->peak_flops = meta_not_number(d, v[META_PEAK]) ? NAN : 0;
 	m->has_wall = json_number(d, v[META_WALL], &m->wall_time);
 	m->has_started = json_number(d, v[META_STARTED], &m->started) && isfinite(m->started);
-	m->has_world = meta_long(d, v[META_WORLD], &m->world_size);
+	m->has_world = meta_long(d, v[META_WORLD], &m->world_size) && m->world_size > 0; /* else warned */
 	m->has_nsteps = meta_long(d, v[META_NSTEPS], &m->n_steps);
 	m->has_rank = meta_long(d, v[META_RANK], &m->rank);
 	struct env_pool p;
@@ -485,6 +496,10 @@ char *steps_meta_name(const char *dir)
  * "(why)") or that pytscope cannot read (META_BOM_COMPAT), which steps_meta_unread()
  * reads back: the index keeps diagnostics, not why a rank has no metadata. */
 #define META_NOT_OBJECT "run.json is not a JSON object ("
+/* The words around a world_size that is no rank count ("world_size "4" is not a number:
+ * not used for the rank coverage"), which steps_meta_world_unused() reads back. */
+#define META_WORLD_UNUSED "world_size "
+#define META_WORLD_UNUSED_END ": not used for the rank coverage"
 #define META_BOM_COMPAT "run.json " STEPS_BOM_COMPAT
 
 /* What keeps a FLOPs or peak value (v, a JSON number when has) from MFU, NULL when it is a
@@ -498,6 +513,18 @@ static const char *meta_flops_flaw(bool has, double v)
 	return v > 0 ? NULL : "is not a positive number";
 }
 
+/* Member value i as the file writes it (a string in its quotes), sanitized and clipped. */
+static void meta_value_text(const struct json_doc *d, int i, char *text, size_t n)
+{
+	char safe[128], clip[64];
+	const jsmntok_t *t = &d->tok[i];
+	size_t len = (size_t)(t->end - t->start);
+	text_sanitize(d->js + t->start, len < 96 ? len : 96, safe, sizeof(safe), 0);
+	text_clip(safe, 24, clip, sizeof(clip), true, 0);
+	const char *quote = json_is_string(d, i) ? "\"" : "";
+	snprintf(text, n, "%s%s%s", quote, clip, quote);
+}
+
 /* A flops_per_step or peak_flops (key, member value i, v as read) that MFU cannot use,
  * said with its value (as in the file when it is no finite number, sanitized); takes:
  * pytscope's rule takes it (any number but 0 of FLOPs, any above 0 of a peak), so
@@ -508,18 +535,28 @@ static void meta_warn_number(struct run *run, const char *path, int rank, const 
 	const char *flaw = meta_flops_flaw(has, v);
 	if (i < 0 || json_is_null(d, i) || !flaw)
 		return;
-	char text[64], safe[128];
-	if (has && isfinite(v)) {
+	char text[80];
+	if (has && isfinite(v))
 		snprintf(text, sizeof(text), "%g", v);
-	} else {
-		const jsmntok_t *t = &d->tok[i];
-		size_t len = (size_t)(t->end - t->start);
-		text_sanitize(d->js + t->start, len < 96 ? len : 96, safe, sizeof(safe), 0);
-		text_clip(safe, 24, text, sizeof(text), true, 0);
-	}
-	const char *quote = json_is_string(d, i) ? "\"" : "";
-	diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "%s %s%s%s %s: not used for MFU%s", key, quote, text,
-		 quote, flaw, takes ? " (--compat pytscope takes it, as pytscope does)" : "");
+	else
+		meta_value_text(d, i, text, sizeof(text));
+	diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, "%s %s %s: not used for MFU%s", key, text, flaw,
+		 takes ? " (--compat pytscope takes it, as pytscope does)" : "");
+}
+
+/* A world_size that is there but no rank count (m read from member value i): "is not a
+ * number", "is not an integer", "is not positive", "is too large"; NULL when it is one
+ * (has_world) or is absent or null. */
+static const char *meta_world_flaw(const struct json_doc *d, int i, const struct steps_meta *m)
+{
+	double x;
+	if (m->has_world || i < 0 || json_is_null(d, i))
+		return NULL;
+	if (!json_number(d, i, &x))
+		return "is not a number";
+	if (!isfinite(x) || x != floor(x))
+		return "is not an integer";
+	return x > 0 ? "is too large" : "is not positive";
 }
 
 /* A run.json peak more than this share away from the GPU table's for its GPU is another. */
@@ -546,13 +583,27 @@ static void meta_check_peak_table(struct run *run, const char *path, int rank, c
 		 "MFU uses run.json's (--peak-tflops overrides)", m->peak_flops / 1e12, g->flops / 1e12, name, g->name);
 }
 
-/* flops_per_step and peak_flops of m (read from d) that MFU cannot use, or a peak the
- * GPU table disagrees with: a warning each. */
-static void meta_check_flops(struct run *run, const char *path, int rank, const struct json_doc *d,
-			     const struct steps_meta *m)
+/* flops_per_step and peak_flops of m (read from d) that MFU cannot use, a peak the GPU
+ * table disagrees with, a world_size that is no rank count (META_WORLD_UNUSED): a warning
+ * each; and one on the first key of ours given twice (at its later key, the file's offset:
+ * skip the bytes of a byte-order mark taken off its start). */
+static void meta_check(struct run *run, const char *path, int rank, const struct json_doc *d, size_t skip,
+		       const struct steps_meta *m)
 {
-	int v[META_NKEYS];
-	meta_members(d, v);
+	int v[META_NKEYS], dup[2];
+	meta_members(d, v, dup);
+	if (dup[0] >= 0)
+		diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[dup[1]].start + (long long)skip, rank,
+			 "key \"%.*s\" given twice (first at byte %lld): the last is used, as pytscope's JSON reader "
+			 "keeps the last", d->tok[dup[1]].end - d->tok[dup[1]].start, d->js + d->tok[dup[1]].start,
+			 d->tok[dup[0]].start + (long long)skip);
+	const char *world = meta_world_flaw(d, v[META_WORLD], m);
+	if (world) {
+		char text[80];
+		meta_value_text(d, v[META_WORLD], text, sizeof(text));
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, rank, META_WORLD_UNUSED "%s %s%s", text, world,
+			 META_WORLD_UNUSED_END);
+	}
 	meta_warn_number(run, path, rank, d, v[META_FLOPS], "flops_per_step", m->has_flops, m->flops_per_step,
 			 m->has_flops && m->flops_per_step != 0);
 	meta_warn_number(run, path, rank, d, v[META_PEAK], "peak_flops", m->has_peak, m->peak_flops,
@@ -572,7 +623,7 @@ static void meta_read(struct run *run, const char *path, int rank, char *buf, si
 	int rc = meta_tokens(&d, buf, len, &plain);
 	if (rc > 0 && json_is_object(&d, 0)) {
 		meta_parse(&d, plain, m);
-		meta_check_flops(run, path, rank, &d, m);
+		meta_check(run, path, rank, &d, skip, m);
 		m->json = buf; /* NUL-terminated: kept, not copied */
 		m->json_len = len;
 		run_source_done(run, si, 1, 0, 0, false);
@@ -694,6 +745,38 @@ const char *steps_meta_unread(struct run *run, int rank, char *buf, size_t n)
 	pthread_mutex_unlock(&run->diags.lock);
 	free(path);
 	return buf;
+}
+
+/* d is the warning on a world_size that is no rank count: its value and flaw ("\"4\" is
+ * not a number", d->msg's middle) at *what, *len bytes. */
+static bool world_unused_warning(const struct diag *d, const char **what, int *len)
+{
+	size_t k = strlen(META_WORLD_UNUSED), e = strlen(META_WORLD_UNUSED_END), n = strlen(d->msg);
+	if (d->level != DIAG_WARN || n <= k + e || strncmp(d->msg, META_WORLD_UNUSED, k) != 0 ||
+	    strcmp(d->msg + n - e, META_WORLD_UNUSED_END) != 0)
+		return false;
+	*what = d->msg + k;
+	*len = (int)(n - k - e);
+	return true;
+}
+
+bool steps_meta_world_unused(struct run *run, bool several, char *buf, size_t n)
+{
+	bool found = false;
+	pthread_mutex_lock(&run->diags.lock);
+	for (size_t i = 0; i < run->diags.n && !found; i++) {
+		const struct diag *d = &run->diags.v[i];
+		const char *what;
+		int len;
+		if ((found = world_unused_warning(d, &what, &len))) {
+			if (several)
+				snprintf(buf, n, "in rank %d's run.json, %.*s", d->rank, len, what);
+			else
+				snprintf(buf, n, "in run.json, %.*s", len, what);
+		}
+	}
+	pthread_mutex_unlock(&run->diags.lock);
+	return found;
 }
 
 bool steps_rank_load_meta(struct run *run, struct rank_steps *r, const char *dir, int rank, bool keep_json)

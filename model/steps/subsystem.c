@@ -432,9 +432,10 @@ static const char *summary_whose(const struct steps_model *m, char *buf, size_t 
 	return buf;
 }
 
-/* Ranks found against the world_size (run_world_size), with the missing rank ids.
- * unread: why the lowest rank's run.json cannot be read, or NULL. */
-static void summary_coverage(const struct run *run, const struct steps_meta *meta, const char *unread,
+/* Ranks found against the world_size (run_world_size), with the missing rank ids; without
+ * one, why: unread (why the lowest rank's run.json cannot be read, or NULL), a world_size
+ * that is no rank count (steps_meta_world_unused), or none in run.json. */
+static void summary_coverage(struct run *run, const struct steps_meta *meta, const char *unread,
 			     struct summary *out)
 {
 	const struct steps_model *m = run->steps;
@@ -444,10 +445,12 @@ static void summary_coverage(const struct run *run, const struct steps_meta *met
 	long world = run_world_size(run, &traces);
 	char subset[256];
 	steps_subset_coverage(run, world, subset, sizeof(subset));
-	char whose[48];
+	char whose[48], unusable[SUMMARY_TEXT];
 	if (world < 0 && unread) {
 		summary_add(out, TONE_WARN, "coverage", "%zu ranks%s; world_size n/a (%s cannot be read: %s)", n,
 			    subset, summary_whose(m, whose, sizeof(whose)), unread);
+	} else if (world < 0 && steps_meta_world_unused(run, n > 1, unusable, sizeof(unusable))) {
+		summary_add(out, TONE_WARN, "coverage", "%zu ranks%s; world_size n/a (%s)", n, subset, unusable);
 	} else if (world < 0) {
 		summary_add(out, *subset ? TONE_WARN : TONE_NORMAL, "coverage", "%zu ranks%s; world_size n/a (not in "
 			    "run.json)", n, subset);

@@ -164,10 +164,12 @@ void trace_index_save(struct run *run, const char *path);
  * trace_discover), rank dirs (rank<id>) whose id it does not name are not entered:
  * left_out counts them, and the traces the load then drops (dropped, the first few
  * named in dropped_names). The rank* / worker* directories that could not be listed are
- * in bad, with the errno. */
-struct trace_unlisted {     /* a rank* / worker* directory that could not be listed */
+ * in bad, with the errno, and so are the *.json[.gz] files that could not be read to tell
+ * whether they are traces (file). */
+struct trace_unlisted {     /* a rank* / worker* directory that could not be listed, or a file not read */
 	char *path;
 	int err;
+	bool file;
 };
 struct trace_pathvec {
 	char **v;
@@ -175,13 +177,13 @@ struct trace_pathvec {
 	const char *only;
 	size_t left_out, dropped;
 	char dropped_names[400];
-	struct trace_unlisted *bad; /* the subdirectories discovery could not enter */
+	struct trace_unlisted *bad; /* the subdirectories discovery could not enter, the files it could not read */
 	size_t nbad, badcap;
 };
 void trace_pathvec_free(struct trace_pathvec *pv);
-/* The directories of pv->bad, each an error naming why and an unreadable source (not
- * those named rank<id> when named: the pytscope loader read those rank dirs and names
- * them). */
+/* The directories and files of pv->bad, each an error naming why and an unreadable
+ * source (not the directories named rank<id> when rank_dirs_named: the pytscope loader
+ * read those rank dirs and names them). */
 void trace_note_unlisted(struct run *run, const struct trace_pathvec *pv, bool rank_dirs_named);
 /* The trace files of path (a file, or a directory; explicit: a file is taken without
  * sniffing its first bytes), appended to out; with o, as `tscope-tui index --shard`

@@ -664,7 +664,7 @@ static struct trace_rank *parse_file(struct load_ctx *ctx, struct diag_list *dia
 	free(fc.host_name);
 	if (!r->host)
 		r->host = trace_host_from_name(path);
-	r->skipped = *skipped = fc.skipped;
+	r->skipped = *skipped = fc.skipped + res->oversized; /* an event over the cap: named by the scan */
 	bool corrupt = gz_corrupt_inside(diags, path, res, fc.invalid);
 	r->truncated = res->truncated;
 	r->kernels_whole = res->truncated && fc.names_after_spans && !corrupt && !res->corrupt;
@@ -694,7 +694,7 @@ static void load_one(void *ud, size_t i)
 	size_t skipped;
 	struct trace_rank *r = parse_file(job->ctx, &job->run->diags, path, job->files->only, size, &res,
 					  &skipped);
-	run_source_done(job->run, src, res.events - skipped, skipped, res.err, res.truncated);
+	run_source_done(job->run, src, res.events + res.oversized - skipped, skipped, res.err, res.truncated);
 	if (!r && !res.err && !res.found_events) {   /* its diagnostic says the same */
 		pthread_mutex_lock(&job->run->lock);
 		run_refuse(job->run, NULL, (long)src, res.corrupt ? "skipped: corrupt gzip data, nothing read"

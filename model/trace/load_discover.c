@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* load_discover.c: which files of a PATH are Kineto/Chrome traces (trace_discover: a
  * run dir's pytscope trace.json alone, else the trace files in the directory and its
- * rank* / worker* directories, named or sniffed; those of the --trace paths, each path
- * once, and the error naming one that holds none), the note naming the ones beside a
- * trace.json that are not read, the errors naming the rank* / worker* directories that
- * could not be listed, and the probe. Decoding them: load.c. */
+ * rank* / worker* directories, named or sniffed; those of one rank dir alone, for the
+ * follower; those of the --trace paths, each path once, and the error naming one that
+ * holds none), the note naming the ones beside a trace.json that are not read, the
+ * errors naming the rank* / worker* directories that could not be listed and the
+ * *.json[.gz] files that could not be read to be sniffed, and the probe. Decoding them:
+ * load.c. */
 #include "model/dirlist.h"
 #include "model/index/index.h"
 #include "model/trace/internal.h"
@@ -42,26 +44,32 @@ void trace_pathvec_free(struct trace_pathvec *pv)
 	free(pv->bad);
 }
 
+/* path (a directory, or a file when file) could not be read: keep it with why. */
+static void unlisted_add(struct trace_pathvec *pv, const char *path, int err, bool file)
+{
+	xgrow((void **)&pv->bad, &pv->badcap, pv->nbad + 1, sizeof(*pv->bad));
+	pv->bad[pv->nbad++] = (struct trace_unlisted){ xstrdup(path), err, file };
+}
+
 /* dir could not be listed (dirlist_open gave NULL): keep it with why (dirlist_open_errno;
  * one that opens by now failed for a while, counted an I/O error). */
-static void unlisted_add(struct trace_pathvec *pv, const char *dir)
+static void unlisted_dir_add(struct trace_pathvec *pv, const char *dir)
 {
 	int err = dirlist_open_errno(dir);
-	err = err ? err : EIO;
-	xgrow((void **)&pv->bad, &pv->badcap, pv->nbad + 1, sizeof(*pv->bad));
-	pv->bad[pv->nbad++] = (struct trace_unlisted){ xstrdup(dir), err };
+	unlisted_add(pv, dir, err ? err : EIO, false);
 }
 
 void trace_note_unlisted(struct run *run, const struct trace_pathvec *pv, bool rank_dirs_named)
 {
 	for (size_t i = 0; i < pv->nbad; i++) {
-		const char *p = pv->bad[i].path, *base = strrchr(p, '/');
-		if (rank_dirs_named && steps_rank_dir_id(base ? base + 1 : p) >= 0)
+		const struct trace_unlisted *b = &pv->bad[i];
+		const char *base = strrchr(b->path, '/');
+		if (!b->file && rank_dirs_named && steps_rank_dir_id(base ? base + 1 : b->path) >= 0)
 			continue;
-		size_t si = run_add_source(run, p, "kineto", -1, -1);
-		run_source_done(run, si, 0, 0, pv->bad[i].err, false);
-		diag_add(&run->diags, DIAG_ERROR, p, -1, -1, -1, "cannot open: %s; its traces are not read",
-			 infile_strerror(pv->bad[i].err));
+		size_t si = run_add_source(run, b->path, "kineto", -1, -1);
+		run_source_done(run, si, 0, 0, b->err, false);
+		diag_add(&run->diags, DIAG_ERROR, b->path, -1, -1, -1, b->file ? "cannot read: %s" :
+			 "cannot open: %s; its traces are not read", infile_strerror(b->err));
 	}
 }
 
@@ -90,16 +98,21 @@ static bool trace_name(const char *name)
 }
 
 /* Whether file name in dir is a trace: by its name, else (a *.json or *.json.gz, not
- * pytscope's run.json: one per rank dir, never a trace) by its first bytes. The path is
- * made only for a file that has to be sniffed. */
-static bool trace_file_name(const char *dir, const char *name)
+ * pytscope's run.json: one per rank dir, never a trace) by its first bytes; one whose
+ * first bytes cannot be read (no permission, not a regular file, an I/O error) may be a
+ * trace: it goes to out->bad, for the load to name. The path is made only for a file
+ * that has to be sniffed. */
+static bool trace_file_name(const char *dir, const char *name, struct trace_pathvec *out)
 {
 	if (trace_name(name))
 		return true;
 	if ((!ends_with(name, ".json") && !ends_with(name, ".json.gz")) || strcmp(name, "run.json") == 0)
 		return false;
 	char *p = dirlist_path(dir, name);
-	bool yes = tscan_probe(p, PROBE_BYTES);
+	int err;
+	bool yes = tscan_probe(p, PROBE_BYTES, &err);
+	if (err)
+		unlisted_add(out, p, err, true);
 	free(p);
 	return yes;
 }
@@ -113,20 +126,23 @@ static bool rank_dir_name(const char *name)
  * an index shard's: not into the rank dirs of other shards; with out->only, not into
  * the rank dirs it does not name). An entry with a trace's name that is not a readable
  * regular file (a directory, a looping or dangling link, a FIFO) is listed too: the
- * loader names it with the reason it cannot be read. Each directory is listed
- * once per scope (dirlist); a path is made per subdirectory and per trace candidate,
- * never per entry. */
+ * loader names it with the reason it cannot be read; so does it name any other
+ * *.json[.gz] entry, not a directory, whose first bytes could not be read (out->bad:
+ * it may be a trace). Each directory is listed once per scope (dirlist); a path is made
+ * per subdirectory and per trace candidate, never per entry. */
 static void scan_dir(const char *dir, struct trace_pathvec *out, int depth, const struct index_shard_dirs *sd)
 {
 	struct dirlist *l = dirlist_open(dir);   /* sorted by name */
 	if (!l && depth > 0)
-		unlisted_add(out, dir);
+		unlisted_dir_add(out, dir);
 	for (size_t i = 0; l && i < l->n; i++) {
 		const struct dirlist_entry *e = &l->v[i];
+		if (e->name[0] == '.')
+			continue;
 		bool named = trace_name(e->name);
 		bool sub = depth == 0 && e->kind == DIRENT_DIR && !named && rank_dir_name(e->name) &&
 			   !(sd && index_shard_dir_of(sd, e->name) == 0);
-		if (e->name[0] == '.' || (!sub && !named && (e->kind != DIRENT_FILE || !trace_file_name(dir, e->name))))
+		if (!sub && !named && (e->kind == DIRENT_DIR || !trace_file_name(dir, e->name, out)))
 			continue;
 		long id = sub && out->only ? steps_rank_dir_id(e->name) : -1;
 		if (id >= 0 && !ranklist_has(out->only, id)) {
@@ -177,7 +193,8 @@ static char *pytscope_trace(const char *dir)
 void trace_discover(const char *path, struct trace_pathvec *out, bool explicit, const struct opts *o)
 {
 	if (!is_dir(path)) {
-		if (explicit || tscan_probe(path, PROBE_BYTES))
+		int err; /* a PATH that cannot be read: run_open() names it */
+		if (explicit || tscan_probe(path, PROBE_BYTES, &err))
 			pathvec_add(out, path);
 		return;
 	}
@@ -292,6 +309,25 @@ void trace_list_files(const char *path, char ***files, size_t *n)
 	trace_discover(path, &pv, false, NULL);
 	*files = pv.v;
 	*n = pv.n;
+	pv.v = NULL;
+	pv.n = 0;
+	trace_pathvec_free(&pv); /* what could not be read: the load names it */
+}
+
+void trace_list_rank_dir(const char *run_dir, const char *dir, char ***files, size_t *n)
+{
+	struct trace_pathvec pv = { 0 };
+	const char *base;
+	char *top = NULL;
+	if (dirlist_in_dir(dir, run_dir, &base) && base[0] != '.' && rank_dir_name(base) && !trace_name(base) &&
+	    is_dir(run_dir) && !(top = pytscope_trace(run_dir)))
+		scan_dir(dir, &pv, 1, NULL);   /* depth 1: its files only, as scan_dir(run_dir) reads it */
+	free(top);
+	*files = pv.v;
+	*n = pv.n;
+	pv.v = NULL;
+	pv.n = 0;
+	trace_pathvec_free(&pv);
 }
 
 int trace_probe(const char *path, const struct opts *opts)

@@ -349,6 +349,7 @@ static int scan_events(struct scan *s)
 		size_t len = s->pos - s->mark, rest = 0;
 		bool doc_end = k == 0 && scan_peek(s) < 0 && scan_clean_end(s);
 		if (oversized(s, at, "trace event")) {
+			s->res->oversized++;
 			if (doc_end)
 				return 1;
 			continue;
@@ -488,9 +489,20 @@ static void scan_gz_cut(struct scan *s, uint64_t end)
 	scan_error(s, end, msg);
 }
 
+/* The gzip stream ends before its trailer (CRC, length), after the whole JSON document:
+ * every event was read, none can be checked against the CRC. */
+static void scan_gz_no_trailer(struct scan *s, uint64_t end)
+{
+	char msg[224];
+	snprintf(msg, sizeof(msg), "the gzip stream ends at byte %lld of the file, before its trailer (CRC, length), "
+		 "after the whole JSON document: every event is read, none checked against the CRC", s->rd.raw);
+	scan_error(s, end, msg);
+}
+
 /* How the input ended, r being scan_document's result: cancelled, a read or gzip error or
- * a cut make the document truncated; a gzip trailer that does not match is named only
- * (the events are whole when the document is); so are bytes after the gzip stream. */
+ * a cut make the document truncated, but a cut gzip stream after the whole document (r 0:
+ * only its trailer missing) is named only, as is a gzip trailer that does not match (the
+ * events are whole when the document is); so are bytes after the gzip stream. */
 static void scan_report_end(struct scan *s, int r)
 {
 	struct tscan_result *res = s->res;
@@ -509,9 +521,11 @@ static void scan_report_end(struct scan *s, int r)
 			scan_gz_cut(s, end);
 		else
 			scan_error(s, end, "unexpected end of file (truncated trace)");
-	} else if (res->corrupt || (r == 0 && s->rd.truncated)) {
+	} else if (res->corrupt) {
 		res->truncated = true;
-		scan_error(s, end, res->corrupt ? s->rd.zmsg : "truncated gzip stream");
+		scan_error(s, end, s->rd.zmsg);
+	} else if (r == 0 && s->rd.truncated) {
+		scan_gz_no_trailer(s, end);
 	}
 	res->bad_check = s->rd.zcheck;
 	if (s->rd.zcheck)
@@ -577,12 +591,15 @@ int tscan_file(const char *path, const struct tscan_cb *cb, void *ud, struct tsc
 	return scan_run(&s, cb, ud, res);
 }
 
-/* The first limit bytes of gzip file path, decompressed (NUL-terminated), or NULL. */
-static char *probe_gz_head(const char *path, size_t limit, size_t *len)
+/* The first limit bytes of gzip file path, decompressed (NUL-terminated), or NULL (*err:
+ * the errno when it could not be opened). */
+static char *probe_gz_head(const char *path, size_t limit, size_t *len, int *err)
 {
 	struct scan_reader r = { .fd = infile_open(path) };
-	if (r.fd < 0)
+	if (r.fd < 0) {
+		*err = errno;
 		return NULL;
+	}
 	unsigned char head[2];
 	if (scan_reader_raw_read(&r, head, 2) != 2 || head[0] != 0x1f || head[1] != 0x8b) {
 		scan_reader_close(&r); /* changed under us: not a trace */
@@ -603,13 +620,14 @@ static char *probe_gz_head(const char *path, size_t limit, size_t *len)
 	return buf;
 }
 
-bool tscan_probe(const char *path, size_t limit)
+bool tscan_probe(const char *path, size_t limit, int *err)
 {
 	size_t n = 0;
 	char *buf = dirlist_read(path, limit, &n); /* run.json: one open with the other probes */
+	*err = buf ? 0 : errno ? errno : EIO;
 	if (buf && n >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
 		free(buf);
-		buf = probe_gz_head(path, limit, &n);
+		buf = probe_gz_head(path, limit, &n, err);
 	}
 	if (!buf)
 		return false;

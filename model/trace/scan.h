@@ -11,7 +11,8 @@
  * everything read before the problem: a truncated file or gzip stream ends the scan
  * with `truncated` set, and so does a corrupt gzip stream (zlib's message named, with
  * the offset in the file); a gzip trailer whose CRC or length does not match the data
- * is named, not a cut: the events before it are whole (perhaps corrupt). A structural
+ * is named, not a cut: the events before it are whole (perhaps corrupt), and so is a
+ * gzip stream cut after the whole JSON document (its trailer missing). A structural
  * error inside the event array is reported through
  * the error callback and the scanner resynchronises at the next '{'. An event that lacks
  * a closing '}' ends where the next one begins (a '{' after a ',' where the event object
@@ -46,9 +47,12 @@ struct tscan_cb {
 struct tscan_result {
 	uint64_t bytes;        /* document bytes scanned */
 	size_t events;         /* event objects handed to the callback */
+	size_t oversized;      /* events larger than the 64 MiB cap: skipped, not handed to the
+				* callback (not in events), each named through the error callback */
 	size_t errors;         /* error callbacks made */
-	bool truncated;        /* input ended early (truncated file or gzip stream), or bytes
-				* follow the document (not read) */
+	bool truncated;        /* input ended early (truncated file or gzip stream, not a gzip
+				* stream cut only after the whole document), or bytes follow
+				* the document (not read) */
 	bool corrupt;          /* the gzip stream is corrupt (zlib's error named through the error
 				* callback): truncated where it is; a trailer that does not match
 				* the data alone is named but neither corrupt nor truncated */
@@ -72,7 +76,9 @@ int tscan_mem(const char *js, size_t len, const struct tscan_cb *cb, void *ud,
 /* True when the first bytes of the file (decompressed) look like a Chrome trace: a
  * top-level object holding "traceEvents" or Kineto's "distributedInfo" within the first
  * `limit` bytes (one without traceEvents is then named by the loader, not passed over),
- * or a bare array whose first element is an object with "ph". */
-bool tscan_probe(const char *path, size_t limit);
+ * or a bare array whose first element is an object with "ph". *err is the errno when the
+ * file could not be read (not a regular file, no permission, an I/O error: false, not
+ * known to be a trace or not), else 0. */
+bool tscan_probe(const char *path, size_t limit, int *err);
 
 #endif

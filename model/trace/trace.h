@@ -343,6 +343,10 @@ int trace_probe(const char *path, const struct opts *opts);
  * directory and its rank* / worker* subdirectories, or path itself. The caller frees
  * each string and the array. */
 void trace_list_files(const char *path, char ***files, size_t *n);
+/* Of those, the ones in dir, a rank* / worker* directory directly in run_dir, listing dir
+ * alone (a followed rank dir that changed): none when run_dir holds pytscope's trace
+ * (then its only one read) or dir is no such directory. Freed as trace_list_files'. */
+void trace_list_rank_dir(const char *run_dir, const char *dir, char ***files, size_t *n);
 /* base (a file name) is one of pytscope's run-dir trace names (trace.json, trace.json.gz,
  * kineto.json, kineto.json.gz). */
 bool trace_pytscope_name(const char *base);

@@ -137,6 +137,40 @@ for name in f.jsonl f.json f.json.gz f.csv f.msgpack; do
 	tap_check "FIFO as PATH ($name): exit 1, no hang" '[ $? -eq 1 ]'
 done
 
+# 7b. A file where a loader looks for its data that cannot be read (a FIFO here; file
+#     modes: permissions.sh) is named with why, never dropped in silence: a trace
+#     sniffed by its first bytes (*.json[.gz], HTA's sampled_rank-N names), a DASF
+#     *.msgpack, a Cerebras performance/performance.json, a GenAI-Perf export; a PATH
+#     holding nothing else says so, not "no supported data". A readable *.json that is
+#     no trace (a config) is not named.
+nreg='not a regular file (FIFO, device or socket)'
+mkdir -p ktr konly ddb cbf/performance gaf/m-openai-chat-concurrency1
+printf '%s\n' '{"distributedInfo":{"rank":0,"world_size":2},"traceEvents":[{"ph":"X","cat":"kernel","name":"k",
+"pid":0,"tid":7,"ts":1,"dur":2,"args":{"device":0,"stream":7}}]}' >ktr/sampled_rank-0.json
+echo '{"lr": 0.1}' >ktr/config.json
+mkfifo ktr/sampled_rank-1.json.gz konly/rank0.json
+timeout 60 "$TSCOPE_BIN" --export sources --no-index ktr >out 2>err
+tap_check "a FIFO sampled_rank-1.json.gz beside a trace: named with why, the trace read, config.json not named" \
+	'grep -q "^file,ktr/sampled_rank-1.json.gz,kineto,,,,0,0,unreadable$" out &&
+	 grep -q "^error,ktr/sampled_rank-1.json.gz,,,,,,,\"cannot read: $nreg\"$" out &&
+	 grep -q "^file,ktr/sampled_rank-0.json,kineto,0,,,1,0,ok$" out && ! grep -q config.json out'
+timeout 60 "$TSCOPE_BIN" --print --no-index konly >out 2>err
+tap_check "a dir holding only a FIFO rank0.json: exit 1, the file and why, not \"no supported data found here\"" \
+	'[ $? -eq 1 ] && grep -q "^tscope-tui: konly: cannot read rank0.json: $nreg; no supported data in the rest$" err'
+"$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_dasf" fixture dfifo >/dev/null
+cp "$(ls dfifo/*TracePlugin*.msgpack | head -1)" ddb/1-TracePlugin-hA.msgpack && mkfifo ddb/2-TracePlugin-hB.msgpack
+timeout 60 "$TSCOPE_BIN" --export sources --no-index ddb >out 2>err
+tap_check "a FIFO *.msgpack beside a DASF database: named with why" \
+	'grep -q "^file,ddb/2-TracePlugin-hB.msgpack,dasf,,,,0,0,unreadable$" out &&
+	 grep -q "^error,ddb/2-TracePlugin-hB.msgpack,,,,,,,cannot read: not a regular file$" out'
+mkfifo cbf/performance/performance.json gaf/m-openai-chat-concurrency1/profile_export_genai_perf.json
+timeout 60 "$TSCOPE_BIN" --print --no-index cbf >out 2>err
+tap_check "a FIFO performance/performance.json: named with why, not \"no supported data\"" \
+	'grep -q "^tscope-tui: cbf/performance/performance.json: cannot read: $nreg$" err && ! grep -q "no supported" err'
+timeout 60 "$TSCOPE_BIN" --export sources --no-index gaf >out 2>err
+tap_check "a FIFO GenAI-Perf export: named with why" \
+	'grep -q "^error,gaf/m-openai-chat-concurrency1/profile_export_genai_perf.json,,,,,,,\"cannot read: $nreg\"$" out'
+
 # 8. :resize is bounded (100000 x 100000 crashed inside ncurses, 30000 x 30000 grew to 16 GB).
 printf ':resize 100000 100000\n:dump %s/rs1\n:resize 30000 30000\n:resize 1000 2000\n:dump %s/rs2\n' \
 	"$PWD" "$PWD" >rs.keys
@@ -147,7 +181,9 @@ tap_check ":resize beyond the bounds: refused with the bounds, no signal" \
 tap_eq ":resize 1000 2000 (the bound) works" 1000 "$(grep -c "" rs2)"
 
 # 9. Compressed traces: memory per thread is capped (a 3 MB .gz once cost 1 GiB per
-#    file per thread): one 100 MiB event in each of four small .gz files, --jobs 4.
+#    file per thread): one 100 MiB event in each of four small .gz files, --jobs 4. The
+#    oversized event is skipped and counted in its file's row, as any skipped record is
+#    (a trace holding only that event: 0 records, 1 skipped).
 mkdir -p gz
 python3 -c '
 import gzip
@@ -158,8 +194,19 @@ with gzip.open("gz/rank0.json.gz", "wb", compresslevel=6) as f:
 for r in 1 2 3; do cp gz/rank0.json.gz gz/rank$r.json.gz; done
 bounded "$TSCOPE_BIN" --jobs 4 --export sources gz >out 2>err
 tap_check "four .gz with a 100 MiB event, --jobs 4: loads under 1 GB of address space" '[ "$rc" -eq 0 ]'
-tap_eq "the oversized event: one diagnostic per file, the next event kept" "4 4" \
-	"$(grep -c "trace event larger than 64 MiB; skipped" out) $(grep -c "^file,gz/rank[0-3].json.gz,kineto,[0-3],,,1,0,ok" out)"
+tap_eq "the oversized event: one diagnostic per file, counted skipped, the next event kept" "4 4" \
+	"$(grep -c "trace event larger than 64 MiB; skipped" out) \
+$(grep -c "^file,gz/rank[0-3].json.gz,kineto,[0-3],,,1,1,ok" out)"
+mkdir -p gz1
+python3 -c '
+import gzip
+with gzip.open("gz1/rank0.json.gz", "wb", compresslevel=6) as f:
+    f.write(b"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"big\",\"ts\":1,\"dur\":2,\"args\":{\"x\":\"")
+    for i in range(65): f.write(b"A" * (1 << 20))
+    f.write(b"\"}}]}")'
+bounded "$TSCOPE_BIN" --export sources gz1 >out 2>err
+tap_check "a trace whose only event is oversized: 0 records, 1 skipped (stderr counts it)" \
+	'grep -q "^file,gz1/rank0.json.gz,kineto,0,,,0,1," out && grep -q "(1 record skipped)" err'
 
 # 10. A DASF database that shrinks while it loads (rotated or rewritten): pread, not
 #     mmap, so the file ends early with a diagnostic instead of SIGBUS. 64 MB of

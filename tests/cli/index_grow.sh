@@ -3,9 +3,10 @@
 # steps.jsonl that only grew since the index was written is resumed, only its new bytes
 # are parsed (the data-quality note counts them), the result is exactly a plain load's
 # (--print, --export ranks/findings/heatmap_cells) and the new records are appended to
-# the index (the next open parses nothing); a half-written last line at index time is
-# finished later; a truncated or rewritten source is stale and rebuilt; --print --follow
-# appends what it read, and the reopen uses it.
+# the index (the next open parses nothing), also beside a rank dir with run.json alone;
+# a half-written last line at index time is finished later; a truncated or rewritten
+# source is stale and rebuilt; --print --follow appends what it read, and the reopen
+# uses it (also when a rank's steps.jsonl appears while following).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -70,6 +71,31 @@ printf '%s\n' "$(tail -n 1 demo/rank3/steps.jsonl | sed 's/"step": *\([0-9]*\)/"
 tap_check "one rank grew (2 shards): only it is parsed" 'grep -q "index: 1 rank.s steps.jsonl grew" src3.csv && ! grep -q "not used" src3.csv'
 tap_check "one rank grew: = a plain load" 'same demo'
 
+# a rank dir with run.json alone (its rank died before its first step) while the others
+# grow: the open appends their new records all the same, whole index and sharded
+"$gen" dead 5 40 >/dev/null || exit 1
+rm dead/rank4/steps.jsonl
+"$T" index dead >/dev/null 2>&1
+grow dead 10
+"$T" --export sources dead >src8.csv 2>/dev/null
+tap_check "no steps.jsonl in a rank dir: the grown ranks resumed, and appended" \
+	'grep -q "index: 4 ranks. steps.jsonl grew" src8.csv && ! grep -q "not appended\|not used" src8.csv'
+"$T" --export sources dead >src9.csv 2>/dev/null
+tap_check "no steps.jsonl in a rank dir: the next open parses nothing" \
+	'! grep -q "grew\|not used\|not appended" src9.csv'
+tap_check "no steps.jsonl in a rank dir: = a plain load" 'same dead'
+"$T" index --status dead >st9.txt
+tap_check "no steps.jsonl in a rank dir: index --status says ok, a delta" \
+	'grep -q "^shard 0/1  ranks 0-4  ok  .* + 1 delta$" st9.txt'
+"$T" index --shard 0/2 dead >/dev/null 2>&1
+"$T" index --shard 1/2 dead >/dev/null 2>&1
+grow dead 3
+"$T" --export sources dead >src10.csv 2>/dev/null
+"$T" --export sources dead >src11.csv 2>/dev/null
+tap_check "no steps.jsonl in a rank dir, 2 shards: appended, the next open parses nothing" \
+	'grep -q "index: 4 ranks. steps.jsonl grew" src10.csv && ! grep -q "not appended" src10.csv &&
+	 ! grep -q "grew\|not used\|not appended" src11.csv && same dead'
+
 # values a fresh load rounds (float32 scalars on every rank but the lowest; run-length
 # columns that stop being constant in the new lines): the new records are stored, and
 # appended to the index, exactly as a plain load stores them
@@ -128,5 +154,20 @@ tap_check "follow then reopen: the appended index is used whole" '! grep -q "gre
 tap_check "follow then reopen: = a plain load" 'same fol'
 "$T" --export ranks fol >fol.csv 2>/dev/null
 tap_check "follow then reopen: all 31 records of each rank" '[ "$(grep -c "^[0-7],31," fol.csv)" -eq 8 ]'
+
+# a rank dir with run.json alone when the index was written, whose steps.jsonl appears
+# while following: its part is rewritten (no delta can extend a source the part lacks)
+"$gen" late 5 10 >/dev/null || exit 1
+rm late/rank4/steps.jsonl
+"$T" index late >/dev/null 2>&1
+sh "$writer" late 5 10 30 0.05 &
+wpid=$!
+TSCOPE_INDEX_EVERY=0.3 "$T" --follow --interval 0.2 --stall 3 late >late.out 2>late.err
+wait "$wpid"
+"$T" --export sources late >src12.csv 2>/dev/null
+tap_check "a steps.jsonl that appeared while following: the reopen uses the index whole" \
+	'! grep -q "grew\|not used\|not appended\|no steps.jsonl" src12.csv'
+tap_check "a steps.jsonl that appeared while following: = a plain load" \
+	'"$T" --export sources --no-index late >want12.csv 2>/dev/null && cmp -s want12.csv src12.csv && same late'
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

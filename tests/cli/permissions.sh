@@ -13,8 +13,9 @@
 # --force` builds one in the cache. An index shows no more than the files do: a rank
 # file this user cannot read makes another's index unusable here, and this user's own
 # records it as unreadable (current, not rebuilt at each open). Sources that cannot be
-# read (a steps.jsonl, a whole rank dir) are named with the reason, the other ranks
-# load, and the stragglers line says which ranks can be judged; with none loaded,
+# read (a steps.jsonl, a whole rank dir, a trace found by its first bytes, a DASF
+# database) are named with the reason, the other ranks load, and the stragglers line
+# says which ranks can be judged; with none loaded,
 # --print and --export count the step logs (not run.json) that cannot be read. CI runs the suite as root: the
 # commands run without the capabilities that let root ignore file modes (setpriv
 # --bounding-set), so a mode means what it says.
@@ -240,6 +241,31 @@ tap_check "... stragglers: not judged, with the --ranks list that judges the oth
 	'grep -q "stragglers *not judged: ranks 2, 3 have no step record, so no step is on every rank (--ranks 0-1 judges the others)" bp.txt'
 as_user "$T" --print --no-index --ranks 0-1 bad >bp2.txt 2>/dev/null
 tap_check "... and that list does judge them" 'grep -q "^  stragglers  *none" bp2.txt'
+
+# a trace found by its first bytes (HTA's sampled_rank-N.json.gz names) that this user
+# cannot read: named with the reason, not a missing rank; so is a DASF database, and a
+# directory holding nothing else says so, not "no supported data"
+mkdir -p ktr kone dsf
+tr='{"distributedInfo":{"rank":0,"world_size":2},"traceEvents":[{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,'
+tr="$tr"'"ts":1,"dur":2,"args":{"device":0,"stream":7}}]}'
+printf '%s\n' "$tr" >ktr/sampled_rank-0.json
+printf '%s\n' "$tr" | sed 's/"rank":0/"rank":1/' >ktr/sampled_rank-1.json
+cp ktr/sampled_rank-1.json kone/ && chmod 000 ktr/sampled_rank-1.json kone/sampled_rank-1.json
+as_user "$T" --export sources --no-index ktr >ksrc.csv 2>/dev/null
+tap_check "a sniffed trace this user cannot read: named with the reason beside the one read" \
+	'grep -q "^file,ktr/sampled_rank-1.json,kineto,,,,0,0,unreadable$" ksrc.csv &&
+	 grep -q "^error,ktr/sampled_rank-1.json,,,,,,,cannot read: Permission denied$" ksrc.csv &&
+	 grep -q "^file,ktr/sampled_rank-0.json,kineto,0,,,1,0,ok$" ksrc.csv'
+as_user "$T" --print --no-index kone >tp.txt 2>te.txt
+rc=$?
+tap_check "... the only one of its dir: exit 1, named with the reason, not as holding no data" \
+	'[ "$rc" -eq 1 ] &&
+	 grep -qx "tscope-tui: kone: cannot read sampled_rank-1.json: Permission denied; no supported data in the rest" te.txt'
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf" fixture dfx >/dev/null || exit 1
+cp "$(ls dfx/*TracePlugin*.msgpack | head -1)" dsf/1-TracePlugin-hA.msgpack && chmod 000 dsf/1-TracePlugin-hA.msgpack
+as_user "$T" --print --no-index dsf >tp.txt 2>te.txt
+tap_check "a DASF dir whose one database this user cannot read: named with the reason" \
+	'grep -q "dsf/1-TracePlugin-hA.msgpack: cannot read: Permission denied" te.txt && ! grep -q "no supported" te.txt'
 
 # an unreadable PATH: the run dir itself (not listable: 000, or 311), its only steps.jsonl
 "$gen" top 2 20 >/dev/null || exit 1

@@ -19,7 +19,10 @@
 # as pytscope leaves them (its report that of a stray byte there), the warnings saying
 # why; such a run gets no index (the two modes read it otherwise). A run.json found but
 # not read (truncated) is named with why in the headline where run.json would speak (MFU
-# n/a, coverage, environment, config), not "no FLOPs/peak" nor silence; so from the index.
+# n/a, coverage, environment, config), not "no FLOPs/peak" nor silence; so from the index;
+# and so is a world_size that is there but no rank count ("4", -4, 4.5, 0, 1e30: warned
+# about with its value). A run.json key given twice: the last is used, as pytscope's
+# Python json reads it, with a warning naming both offsets.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 T=$TSCOPE_BIN
@@ -202,4 +205,40 @@ tap_check "... coverage, environment and config n/a saying why (they were left o
 "$T" index trunc >/dev/null 2>&1
 "$T" --print --color never trunc >tri.txt 2>/dev/null
 tap_check "... the same from the index" '[ -n "$(ls trunc/.tscope-index 2>/dev/null)" ] && cmp -s tr.txt tri.txt'
+
+# A world_size that is there but no rank count: warned about with its value, and the
+# coverage line says so (not "not in run.json"); so from the index
+for dv in 'str "4"' 'neg -4' 'frac 4.5' 'zero 0' 'big 1e30'; do
+	d=ws${dv%% *} v=${dv#* }
+	mkdir "$d" && cp s.jsonl "$d/steps.jsonl"
+	printf '{"name": "ws", "world_size": %s}' "$v" >"$d/run.json"
+	"$T" --no-index --print --color never "$d" 2>/dev/null | grep "^  coverage" >"$d.txt"
+	"$T" --no-index --export sources "$d" 2>/dev/null | grep "world_size" >"$d.csv"
+done
+cover() { printf '  coverage         1 ranks; world_size n/a (in run.json, %s)' "$1"; }
+unused() { printf 'warning,ws%s/run.json,,0,,,,,%s: not used for the rank coverage' "$1" "$2"; }
+tap_check "world_size \"4\", -4, 4.5, 0, 1e30: present but no rank count, said in the coverage line" \
+	'[ "$(cat wsstr.txt wsneg.txt wsfrac.txt wszero.txt wsbig.txt | tr "\n" "|")" = "$(cover "\"4\" is not a \
+number")|$(cover "-4 is not positive")|$(cover "4.5 is not an integer")|$(cover "0 is not positive")|$(cover \
+"1e30 is too large")|" ]'
+tap_check "... and warned about once, naming run.json and the value" \
+	'grep -qxF "$(unused str "\"world_size \"\"4\"\" is not a number")\"" wsstr.csv &&
+	 grep -qxF "$(unused frac "world_size 4.5 is not an integer")" wsfrac.csv && [ "$(wc -l <wsfrac.csv)" -eq 1 ] &&
+	 grep -qxF "$(unused neg "world_size -4 is not positive")" wsneg.csv'
+"$T" index wsfrac >/dev/null 2>&1
+"$T" --print --color never wsfrac 2>/dev/null | grep "^  coverage" >wsfraci.txt
+tap_check "... the same from the index" \
+	'[ -n "$(ls wsfrac/.tscope-index 2>/dev/null)" ] && cmp -s wsfrac.txt wsfraci.txt'
+
+# A run.json key given twice: the last is used, as pytscope's Python json reads it, with a warning
+mkdir dup
+cp s.jsonl dup/steps.jsonl
+printf '{"name": "dup", "flops_per_step": 1e9, "peak_flops": 1e12, "flops_per_step": 4e9}' >dup/run.json
+"$T" --no-index --compat pytscope --print --color never dup 2>/dev/null | grep "MFU" >dupc.txt
+"$T" --no-index --compat pytscope --flops-per-step 4e9 --print --color never dup 2>/dev/null | grep "MFU" >dupf.txt
+"$T" --no-index --export sources dup >dup.csv 2>/dev/null
+tap_check "run.json key given twice: the last used (--compat pytscope's MFU is pytscope's), warned about" \
+	'[ -s dupc.txt ] && cmp -s dupc.txt dupf.txt &&
+	 grep -qxF "warning,dup/run.json,,0,,60,,,\"key \"\"flops_per_step\"\" given twice (first at byte 17): the last \
+is used, as pytscope'"'"'s JSON reader keeps the last\"" dup.csv'
 tap_plan

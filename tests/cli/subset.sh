@@ -9,7 +9,8 @@
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
 # (R) reads no rank the list leaves out; --compat pytscope keeps pytscope's layout. Rank
-# ids at or above world_size are named too, and so are the ids the list names there.
+# ids at or above world_size are named too, and so are the ids the list names there (a
+# subset that loads such a rank still says it is one).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -113,6 +114,10 @@ done
 tap_check "ranks beyond world_size are named (another run mixed in?)" \
 	'grep -q "coverage  *16 ranks against world_size 8: ranks 8, 9, 10, 11, 12, 13, 14, 15 beyond it (another run mixed in, or a wrong world_size?)$" w8.txt &&
 	 ! grep -q "all 8 ranks" w8.txt'
+"$T" --print --color never --no-index --ranks 6-9 w8 >w8sub.txt 2>/dev/null
+tap_check "a subset loading ranks beyond world_size: still a subset, its ids beyond named" \
+	'grep -q "coverage  *4 ranks against world_size 8, a subset: --ranks 6-9 left 12 rank dirs out; it names ids \
+from 8, beyond world_size 8: ranks 8, 9 beyond it (another run mixed in, or a wrong world_size?)$" w8sub.txt'
 
 # Kineto traces: the world_size in distributedInfo, 3 traces of 8 ranks.
 tgen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace"

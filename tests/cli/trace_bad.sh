@@ -6,7 +6,8 @@
 # one with bytes after its JSON document (a .gz padded after its member is not: the
 # padding is named, ignored as gzip -d does). A corrupt .gz names zlib's message and its
 # byte in the file; a whole one whose trailer (CRC, length) does not match keeps every
-# event, not partial, the mismatch named; one whose data inflates to garbage (zlib finds
+# event, not partial, the mismatch named, and so does one cut in or before its trailer
+# after the whole JSON document; one whose data inflates to garbage (zlib finds
 # it at the trailer) is read up to its first invalid JSON, one warning there; an offset
 # in a .gz is a byte of the decompressed trace, said so. A GPU event lasting past the
 # rank's profiled window by more than 100 times the window (or an hour) is named, skipped
@@ -121,6 +122,21 @@ tap_check "a .gz whose trailer does not match: every event, ok, every step, the 
 	'grep -q "^file,zcrc/rank1.pt.trace.json.gz,kineto,1,,,60,0,ok$" zcrc.csv &&
 	 grep -q ",\"gzip trailer does not match the data (zlib: incorrect data check, at byte $((zlen - 4)) of" zcrc.csv &&
 	 ! grep -q "not measured" zcrc.csv && [ "$(cat zcrc.steps)" = 20 ]'
+# a whole member without its trailer (cut 8 bytes or 1 byte short), the JSON document whole:
+# every event and step, ok, the missing trailer named (not "truncated", no step left out)
+mkdir znotr
+{ head -c $((zlen - 8)) zcrc.gz; } >znotr/rank1.pt.trace.json.gz
+"$TSCOPE_BIN" --no-index --export sources znotr >znotr.csv 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps znotr 2>/dev/null | tail -n +2 | wc -l | tr -d ' ' >znotr.steps
+head -c $((zlen - 1)) zcrc.gz >znotr/rank1.pt.trace.json.gz
+"$TSCOPE_BIN" --no-index --export sources znotr >znotr1.csv 2>/dev/null
+tap_check "a .gz cut in or before its trailer after the whole document: every event, ok, every step, named" \
+	'grep -q "^file,znotr/rank1.pt.trace.json.gz,kineto,1,,,60,0,ok$" znotr.csv &&
+	 grep -q ",\"the gzip stream ends at byte $((zlen - 8)) of the file, before its trailer (CRC, length), after the \
+whole JSON document: every event is read, none checked against the CRC (at byte [0-9]* of the decompressed trace)\"$" \
+	 znotr.csv && ! grep -q "truncated\|not measured" znotr.csv && [ "$(cat znotr.steps)" = 20 ] &&
+	 grep -q "^file,znotr/rank1.pt.trace.json.gz,kineto,1,,,60,0,ok$" znotr1.csv &&
+	 grep -q ",\"the gzip stream ends at byte $((zlen - 1)) of the file, before its trailer" znotr1.csv'
 # le16 N: N as two bytes, little-endian
 le16() { printf "\\$(printf %03o $(($1 & 255)))\\$(printf %03o $(($1 >> 8 & 255)))"; }
 # stored FILE: stdin (under 64 KiB) as a gzip member of one stored block, its CRC zeroed

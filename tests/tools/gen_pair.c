@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* gen_pair.c: writes one side of a generated run pair for the comparison tests: a
- * RANKS x STEPS pytscope run (DIR/rank{k}/steps.jsonl + run.json) of a DDP-like job with
+ * RANKS x STEPS pytscope run (DIR/rank{k}/steps.jsonl + run.json, without a world_size:
+ * the comparisons weigh ranks and steps, not the job's size) of a DDP-like job with
  * per-step noise (about 3% on forward/backward) drawn from SEED. With SLOW_RANK and
  * FROM_STEP, that rank's forward and backward are 25% slower from that step on. Two
  * calls with the same seed give identical runs; different seeds give run-to-run noise.
@@ -41,7 +42,7 @@ static void write_rank(const char *dir, int rank, int steps, unsigned long long 
 	}
 	fclose(f);
 	f = tu_create_in(rdir, "run.json");
-	fprintf(f, "{\n  \"name\": \"pair\",\n  \"config\": {\"lr\": 0.001},\n  \"rank\": %d,\n  \"world_size\": 0,\n"
+	fprintf(f, "{\n  \"name\": \"pair\",\n  \"config\": {\"lr\": 0.001},\n  \"rank\": %d,\n"
 		   "  \"environment\": {\"torch\": \"2.3.0\", \"env\": {\"PYTHONHASHSEED\": \"0\"}},\n  \"n_steps\": %d\n}",
 		rank, steps);
 	fclose(f);

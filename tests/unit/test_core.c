@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* test_core.c: unit tests for the core model modules: text sanitizer, json getters,
- * tables (sort, a severity column's order, filter, CSV), diagnostics, the run's source list;
- * a path as a shell word. */
+/* test_core.c: unit tests for the core model modules: text sanitizer, json getters (a key
+ * given twice: the last), tables (sort, a severity column's order, filter, CSV),
+ * diagnostics, the run's source list; a path as a shell word. */
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -77,7 +77,8 @@ static void test_sanitize(void)
 
 /* A path as a shell word: as it is when every byte is plain, else in single quotes
  * (' as '\''), but one the sanitizer would rewrite in $'...' (ASCII, byte escapes);
- * one beginning with - after ./ (never read as an option). */
+ * one beginning with - after ./ (never read as an option). An option's value
+ * (text_shell_arg_dup): the same quoting, a leading - kept. */
 static void test_shell_word(void)
 {
 	static const struct { const char *in, *want; } words[] = {
@@ -105,6 +106,16 @@ static void test_shell_word(void)
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		char *w = text_shell_word_dup(words[i].in);
 		is_str(w, words[i].want, words[i].want);
+		free(w);
+	}
+	/* an option's value: quoted the same, but a leading - as it is (--sort -COL) */
+	static const struct { const char *in, *want; } args[] = {
+		{ "-step_time_ms", "-step_time_ms" }, { "rank=7 step>=100", "'rank=7 step>=100'" },
+		{ "-'data ms'", "'-'\\''data ms'\\'''" }, { "-\x1b", "$'-\\x1b'" }, { "", "''" },
+	};
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		char *w = text_shell_arg_dup(args[i].in);
+		is_str(w, args[i].want, args[i].want);
 		free(w);
 	}
 }
@@ -201,6 +212,45 @@ static void test_json(void)
 	ok(json_parse_double("0.012209579", 11, &v) && v == 0.012209579, "fast path exact");
 	ok(json_parse_double("1795344081.2502363", 18, &v) && v == 1795344081.2502363, "17 digits exact");
 	ok(json_parse_double("12345678901234567890123", 23, &v) && v == 12345678901234567890123.0, "long mantissa via strtod");
+	json_doc_free(&d);
+}
+
+/* The token after i's subtree, walked one token at a time (json_skip's reference). */
+static int skip_linear(const struct json_doc *d, int i)
+{
+	int j = i + 1;
+	while (j < d->ntok && d->tok[j].start < d->tok[i].end)
+		j++;
+	return j;
+}
+
+/* A key given twice: json_get gives the last one's value (Python's json keeps it),
+ * json_dup_key names the key given again first; json_skip over any subtree is the linear
+ * walk's. */
+static void test_json_dup(void)
+{
+	struct json_doc d;
+	json_doc_init(&d);
+	const char *s = "{\"a\": 1, \"b\": [1, {\"c\": 2}], \"a\": {\"x\": 3}, \"b\": 4, \"a\": 5, "
+			"\"d\": {\"e\": 6, \"e\": 7}}";
+	ok(json_parse(&d, s, strlen(s)) > 0, "parses an object with keys given twice");
+	long long v;
+	ok(json_int(&d, json_get(&d, 0, "a"), &v) && v == 5, "json_get: the last of a key given three times");
+	ok(json_int(&d, json_get(&d, 0, "b"), &v) && v == 4, "... and of one given twice");
+	ok(json_int(&d, json_get(&d, json_get(&d, 0, "d"), "e"), &v) && v == 7, "... in a nested object too");
+	int first, again = json_dup_key(&d, 0, &first);
+	ok(again >= 0 && json_eq(&d, again, "a") && json_eq(&d, first, "a") && d.tok[first].start == 2 &&
+	   d.tok[again].start == 30, "json_dup_key: the key given again first, and its first place");
+	ok(json_dup_key(&d, json_get(&d, 0, "d"), &first) >= 0 && json_eq(&d, first, "e"), "... in a nested object");
+	const char *one = "{\"a\": 1, \"b\": 2, \"ab\": 3}";
+	json_parse(&d, one, strlen(one));
+	ok(json_dup_key(&d, 0, &first) < 0 && first < 0, "... none when every key is one member's");
+	bool same = true;
+	const char *deep = "{\"a\": [[1, 2, [3, 4, {\"b\": [5, 6, 7, 8, 9, 10, 11]}]], {}, []], \"c\": \"x\", \"d\": [1]}";
+	json_parse(&d, deep, strlen(deep));
+	for (int i = 0; i < d.ntok; i++)
+		same = same && json_skip(&d, i) == skip_linear(&d, i);
+	ok(same, "json_skip of every token: the linear walk's");
 	json_doc_free(&d);
 }
 
@@ -359,6 +409,7 @@ int main(void)
 	test_sanitize();
 	test_shell_word();
 	test_json();
+	test_json_dup();
 	test_json_int();
 	test_table();
 	test_table_parts();

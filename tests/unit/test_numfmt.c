@@ -7,7 +7,8 @@
  * nanoseconds, dyadic ties, neighbours of powers of ten, floats); TSCOPE_TEST_SEED=N
  * [TSCOPE_TEST_SCALE=K] runs K times as many others. The screen form that never shows
  * a nonzero figure as 0 (numfmt_nonzero), and the one that never shows a figure on the
- * other side of the threshold it was judged against (numfmt_same_side). */
+ * other side of the threshold it was judged against (numfmt_same_side); a negative zero
+ * written as 0 by each. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -134,7 +135,7 @@ int main(void)
 	rng = seed ? strtoull(seed, NULL, 10) * 0x9e3779b97f4a7c15ULL | 1 : 0x9e3779b97f4a7c15ULL;
 	size_t scale = seed && getenv("TSCOPE_TEST_SCALE") ? strtoull(getenv("TSCOPE_TEST_SCALE"), NULL, 10) : 1;
 	full_is(0, "0");
-	full_is(-0.0, "-0");
+	full_is(-0.0, "0"); /* a negative zero reads as a negative measurement: 0 */
 	full_is(0.1 + 0.2, "0.30000000000000004");
 	full_is(119.875466, "119.875466");
 	full_is(30954727 / 1e6, "30.954727");
@@ -189,6 +190,10 @@ int main(void)
 	is_str(nz, "12", "a figure that shows nonzero keeps its decimals");
 	numfmt_nonzero(0, 1, nz, sizeof(nz));
 	is_str(nz, "0.0", "zero stays zero");
+	numfmt_nonzero(-0.0, 3, nz, sizeof(nz));
+	is_str(nz, "0.000", "a negative zero is 0, not -0.000");
+	numfmt_nonzero(-0.04, 1, nz, sizeof(nz));
+	is_str(nz, "-0.04", "a small negative figure keeps its sign");
 	const struct {
 		double v, threshold;
 		int prec;
@@ -214,6 +219,8 @@ int main(void)
 		  "far from the bar: its decimals" },
 		{ NAN, 25, 1, "nan",
 		  "nan as printf writes it" },
+		{ -0.0, 25, 1, "0.0",
+		  "a negative zero: 0.0, not -0.0" },
 	};
 	for (size_t i = 0; i < sizeof(same_side) / sizeof(same_side[0]); i++) {
 		char ss[32];
