@@ -9,6 +9,9 @@
  * job stays cheap. A line on stderr says at the start what the lines will be (a job's
  * findings until it finishes, a sweep's reloads until a signal, or that the PATHs hold
  * nothing yet), and again when PATHs that held nothing come to hold a job or a sweep.
+ * A finding said before whose severity rises above the highest said for it (med ->
+ * high) is a line again, its text ending "(severity rose from med)"; one that falls
+ * says nothing.
  * Records skipped (garbage lines) are lines in the same format too, LIVE.SKIPPED, med:
  * first what the load skipped, then what each poll did, one line per file with its first
  * skipped line's diagnostic, at most SKIP_LINES_MAX a poll and the rest in a count; the
@@ -34,37 +37,44 @@ static void on_signal(int sig)
 }
 
 /* Identity of a finding across polls: its id and evidence (not its text, whose "ago"
- * figures change); a reload's text too, as a sweep's reloads are counted in one entry
- * ("reloaded 3 times"): each count is a line. */
+ * figures change, nor its severity, which may rise: said apart); a reload's text too, as
+ * a sweep's reloads are counted in one entry ("reloaded 3 times"): each count is a line. */
 static char *finding_key(const struct finding *f)
 {
 	bool reload = strcmp(f->id, "LIVE.RELOADED") == 0;
 	return xasprintf("%s|%d|%ld|%ld|%s", f->id, f->ev.rank, f->ev.step_lo, f->ev.item, reload ? f->title : "");
 }
 
+/* The findings said: each key with the highest severity said for it. */
+struct said {
+	char *key;
+	enum severity sev;
+};
+
 struct keyset {
-	char **v;
+	struct said *v;
 	size_t n, cap;
 };
 
-static bool keyset_has(const struct keyset *s, const char *k)
+/* The severity said for k, or -1 when k was not said. */
+static int keyset_sev(const struct keyset *s, const char *k)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], k) == 0)
-			return true;
-	return false;
+		if (strcmp(s->v[i].key, k) == 0)
+			return (int)s->v[i].sev;
+	return -1;
 }
 
-static void keyset_add(struct keyset *s, char *k)
+static void keyset_add(struct keyset *s, char *k, enum severity sev)
 {
 	xgrow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v));
-	s->v[s->n++] = k;
+	s->v[s->n++] = (struct said){ k, sev };
 }
 
 static void keyset_free(struct keyset *s)
 {
 	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
+		free(s->v[i].key);
 	free(s->v);
 	memset(s, 0, sizeof(*s));
 }
@@ -86,8 +96,10 @@ static void print_line(FILE *out, enum severity sev, const char *id, const char 
 	free(safe);
 }
 
-/* Print the findings of l not in prev; their keys go to cur. live: only LIVE.* ones,
- * else only the others (run_findings() holds copies of the live ones). */
+/* Print the findings of l not in prev, and those of prev whose severity rose above the
+ * one said (SEV_HIGH is the lowest value); their keys go to cur with the highest severity
+ * said. live: only LIVE.* ones, else only the others (run_findings() holds copies of the
+ * live ones). */
 static void report(FILE *out, unsigned flags, const struct finding_list *l, bool live, const struct keyset *prev,
 		   struct keyset *cur)
 {
@@ -96,9 +108,15 @@ static void report(FILE *out, unsigned flags, const struct finding_list *l, bool
 		if ((strncmp(f->id, "LIVE.", 5) == 0) != live)
 			continue;
 		char *k = finding_key(f);
-		if (!keyset_has(prev, k))
+		int said = keyset_sev(prev, k);
+		if (said < 0) {
 			print_line(out, f->severity, f->id, f->title, flags);
-		keyset_add(cur, k);
+		} else if ((int)f->severity < said) {
+			char *text = xasprintf("%s (severity rose from %s)", f->title, severity_name((enum severity)said));
+			print_line(out, f->severity, f->id, text, flags);
+			free(text);
+		}
+		keyset_add(cur, k, said >= 0 && said < (int)f->severity ? (enum severity)said : f->severity);
 	}
 }
 
@@ -270,7 +288,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 			dirty = false;
 		}
 		for (size_t i = 0; i < rules.n; i++)
-			keyset_add(&cur, xstrdup(rules.v[i]));
+			keyset_add(&cur, xstrdup(rules.v[i].key), rules.v[i].sev);
 		keyset_free(&prev);
 		prev = cur;
 		if (follow_state(f) == FOLLOW_FINISHED)

@@ -152,6 +152,15 @@ static inline const struct finding *tu_finding(struct run *run, const char *id)
 	return NULL;
 }
 
+/* Whether list l holds a finding with this id whose title holds text (any title: NULL). */
+static inline bool tu_list_has(const struct finding_list *l, const char *id, const char *text)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].id, id) == 0 && (!text || strstr(l->v[i].title, text)))
+			return true;
+	return false;
+}
+
 /* The whole file at path, NUL-terminated (malloc'd), or NULL when it cannot be read. */
 static inline char *tu_read_file(const char *path)
 {

@@ -47,8 +47,10 @@
  *     the records of the file it replaced no longer analysed; the warning that a rank
  *     whose run.json records n_steps has no record stands while its log gives none;
  *   . says once each trace (as a load finds them) that appears in a run dir followed when
- *     its listing changes (LIVE.NEW_TRACE): following reads step logs, a reopen reads
- *     it;
+ *     its listing changes, or in one of its rank dirs when that one's mtime changes
+ *     (LIVE.NEW_TRACE; the rank dirs looked at in turn, each once in T/4 or 5 s,
+ *     whichever is shorter), and each DASF database that appears in a followed dir
+ *     (LIVE.NEW_DASF): following reads step logs and sweeps, a reopen reads them;
  *   . says each event (reload, new rank, rank gone, unreadable file, new trace) as a
  *     live finding (follow_events.h: many of one kind in one poll are one entry naming
  *     the ranks; past FOLLOW_EVENTS_KEPT entries one more counts the rest);
@@ -63,11 +65,13 @@
  *     store dropped its analyses in steps_refresh).
  * - Stall rule (documented in the man page, FOLLOW MODE): threshold T = max(10 x the
  *   median step time, the floor --stall, default 10 s). The median step time is the
- *   median over ranks of each rank's mean timestamp gap over its last 16 records (the
- *   poll interval when no rank has timestamps). A rank "advances" when a poll finds new
- *   records; times are the follower's own monotonic clock (compute-node clocks are not
- *   trusted); a rank loaded before following starts last advanced when its file was
- *   last modified (its mtime's age by the login node's clock, at least 0). With at least one rank advanced within T:
+ *   median over ranks of each rank's median timestamp gap over its last 16 records (one
+ *   clock jump among them does not set it; the poll interval when no rank has
+ *   timestamps). A rank "advances" when a poll finds new records; times are the
+ *   follower's own monotonic clock (compute-node clocks are not trusted); a rank
+ *   loaded before following starts last advanced when its file was last modified (its
+ *   mtime's age by the login node's clock, at least 0). With at least one rank advanced
+ *   within T:
  *   a rank idle for more than T whose newest step is behind the advancing ranks is
  *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
  *   others are at 380"; a rank with no step record idle past T likewise). With no rank
@@ -128,8 +132,9 @@ enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINIS
 enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
 
 /* Whether following has anything to read: the run holds pytscope step logs or run.json
- * (a job that has not written a step yet), or nothing yet (the job has not started).
- * Traces, sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
+ * (a job that has not written a step yet), or nothing yet: no file (the job has not
+ * started, or made its rank dirs and wrote nothing in them yet) or no data. Traces,
+ * sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
 bool follow_applies(const struct run *run);
 /* Follow the pytscope data under paths (run dirs or steps.jsonl files). */
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,

@@ -5,13 +5,14 @@
  * whether a run.json read again names another run. */
 #include "model/steps/follow_judge.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/stats.h"
 #include "model/xalloc.h"
 
-enum { GAP_RECORDS = 16 };
+enum { GAP_RECORDS = 16 };   /* the records a rank's step time is taken over */
 
 static void add_live(struct finding_list *live, const char *id, enum severity sev, int rank, long step_lo,
 		     const char *title, const char *detail, const char *fix)
@@ -197,21 +198,34 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 	return out;
 }
 
+/* Rank ri's step time: the median of the timestamp gaps between its last GAP_RECORDS
+ * records (those with a timestamp next to each other), so one clock jump or a pause
+ * among them does not set it; false when it has no gap or the median is not above 0. */
+static bool rank_step_time(const struct steps_model *m, size_t ri, double *out)
+{
+	size_t n = steps_nrecords(m, ri), k = 0;
+	double gap[GAP_RECORDS - 1], prev = 0;
+	bool had = false;   /* the record before has a timestamp, prev */
+	for (size_t pos = n > GAP_RECORDS ? n - GAP_RECORDS : 0; pos < n; pos++) {
+		double t;
+		bool has = steps_timestamp(m, ri, pos, &t) && isfinite(t);
+		if (has && had)
+			gap[k++] = t - prev;
+		prev = has ? t : prev;
+		had = has;
+	}
+	*out = k ? stats_median_inplace(gap, k) : 0;
+	return *out > 0;
+}
+
 double follow_step_time(const struct steps_model *m, double fallback)
 {
 	size_t nr = steps_nranks(m), k = 0;
-	double *gap = xmalloc((nr ? nr : 1) * sizeof(*gap));
-	for (size_t ri = 0; ri < nr; ri++) {
-		size_t n = steps_nrecords(m, ri);
-		if (n < 2)
-			continue;
-		size_t back = n - 1 < GAP_RECORDS ? n - 1 : GAP_RECORDS;
-		double a, b;
-		if (steps_timestamp(m, ri, n - 1 - back, &a) && steps_timestamp(m, ri, n - 1, &b) && b > a)
-			gap[k++] = (b - a) / (double)back;
-	}
-	double med = k ? stats_median(gap, k) : fallback;
-	free(gap);
+	double *each = xmalloc((nr ? nr : 1) * sizeof(*each));
+	for (size_t ri = 0; ri < nr; ri++)
+		k += rank_step_time(m, ri, &each[k]);
+	double med = k ? stats_median(each, k) : fallback;
+	free(each);
 	return med;
 }
 

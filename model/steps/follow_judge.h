@@ -42,8 +42,10 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 				   const struct summary_ids *missing, long world, double T, const char *subset,
 				   bool *stalled);
 
-/* The stall rule's median step time: the median over m's ranks of each rank's mean
- * timestamp gap over its last 16 records; fallback when no rank has two timestamps. */
+/* The stall rule's median step time: the median over m's ranks of each rank's median
+ * timestamp gap over its last 16 records (a gap: between two records next to each other,
+ * both with a timestamp), so one clock jump or pause among them does not set it; a rank
+ * whose median gap is not above 0 is left out; fallback when no rank is left. */
 double follow_step_time(const struct steps_model *m, double fallback);
 
 /* A run.json read again (now) names another run than the one read before (was): its

@@ -58,6 +58,8 @@ struct ftail {
 	bool touched;               /* that stat found the same size, a newer mtime, the bytes read
 				     * unchanged: modified in place, or a write under way (poll_steps) */
 	long long meta_size, meta_mtime; /* run.json as last read (size -1: absent), mtime in ns */
+	long long dir_mtime;        /* its rank dir's mtime in ns at the last look (0: not looked at
+				     * yet): one that changed is listed for traces (follow_note_rank_traces) */
 	double meta_at;             /* when run.json was last looked at */
 	bool stalled;
 	long long win_at;           /* bytes read when win_crc was taken, -1: none */
@@ -90,8 +92,11 @@ struct follow {
 	size_t nt, tcap;
 	struct finding_list live;     /* linked into run->live_findings */
 	struct follow_events ev;      /* reloads, new ranks, unreadable files, new traces (kept) */
-	char **traces;                /* the traces said to have appeared */
+	char **traces;                /* the traces and DASF databases said to have appeared */
 	size_t ntraces, traces_cap;
+	size_t ndasf;                 /* ... of which DASF databases */
+	double dir_at;                /* when rank dirs were last looked at (follow_note_rank_traces) */
+	size_t dir_next;              /* the tail whose rank dir is looked at next */
 	enum follow_state state;
 	double t_start, t_newest;     /* t_newest < 0: no record seen yet */
 	double threshold;

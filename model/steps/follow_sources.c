@@ -6,14 +6,17 @@
  * no longer reads marked so, the warning that a finished rank has no record as its log
  * fills or empties, the notes of a listing on what it leaves unread; a checksum of a
  * rank's records (a reload that gives the same records is no advance); the traces that
- * appear in a followed run dir (said, not read). */
+ * appear in a followed run dir or its rank dirs, and the DASF databases that appear in a
+ * followed dir (said, not read). */
 #include "model/steps/follow_sources.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "model/dasf/dasf.h"
 #include "model/dirlist.h"
 #include "model/index/codec.h"
 #include "model/index/extent.h"
@@ -22,6 +25,8 @@
 #include "model/steps/follow_private.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
+
+enum { RANK_DIR_EVERY = 5 };   /* s: each followed rank dir is looked at at least once in that time */
 
 double follow_mtime_age(const struct stat *st)
 {
@@ -294,16 +299,18 @@ static bool trace_known(const char **known, size_t nknown, const char *path)
 	return bsearch(&path, known, nknown, sizeof(*known), cmp_path) != NULL;
 }
 
-void follow_note_traces(struct follow *f, size_t i)
+/* Of v[0, n) (xmalloc'd strings, taken), those not read nor said before are kept as said
+ * (dasf: DASF databases, counted apart) and said once, in one event (id) naming the
+ * first; what: "trace", "DASF database"; how: how to read them. */
+static void note_new(struct follow *f, char **v, size_t n, const char *id, const char *what, const char *how,
+		     bool dasf)
 {
-	const struct opts *o = f->run->opts;
-	if ((o && o->ntrace > 0) || !steps_is_dir(f->p[i].path))
+	if (!n) {   /* (no sort of the known paths at every poll) */
+		free(v);
 		return;
-	char **v;
-	size_t n, fresh = 0;
+	}
+	size_t nknown, fresh = 0;
 	const char *first = NULL;
-	trace_list_files(f->p[i].path, &v, &n);
-	size_t nknown;
 	const char **known = known_paths(f, &nknown); /* a listing of 10,000 traces: no n x m compare */
 	for (size_t k = 0; k < n; k++) {
 		if (trace_known(known, nknown, v[k])) {
@@ -317,13 +324,89 @@ void follow_note_traces(struct follow *f, size_t i)
 	}
 	free(v);
 	free(known);
+	f->ndasf += dasf ? fresh : 0;
 	char text[sizeof(f->ev.last)];
 	if (fresh == 1)
-		snprintf(text, sizeof(text), "trace %s appeared while following; --follow and R read the step logs "
-			 "only: open the run again to read it", first);
+		snprintf(text, sizeof(text), "%s %s appeared while following; %s it", what, first, how);
 	else if (fresh)
-		snprintf(text, sizeof(text), "%zu traces appeared while following (%s, ...); --follow and R read the "
-			 "step logs only: open the run again to read them", fresh, first);
+		snprintf(text, sizeof(text), "%zu %ss appeared while following (%s, ...); %s them", fresh, what, first,
+			 how);
 	if (fresh)
-		follow_event(&f->ev, "LIVE.NEW_TRACE", SEV_LOW, -1, NULL, text);
+		follow_event(&f->ev, id, SEV_LOW, -1, NULL, text);
+}
+
+/* The DASF databases a load of dir PATH reads (model/run.c: its loader claims the
+ * PATH, unless --format names another family). */
+static void list_dasf(const struct opts *o, const char *path, char ***v, size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	if ((!o || !o->format || strcmp(o->format, "dasf") == 0) && dasf_probe(path, o) > 0)
+		dasf_dir_files(path, v, n);
+}
+
+static const char trace_how[] = "--follow and R read the step logs only: open the run again to read";
+
+void follow_note_new_files(struct follow *f, size_t i)
+{
+	const struct opts *o = f->run->opts;
+	const char *path = f->p[i].path;
+	if (!steps_is_dir(path))
+		return;
+	char **v;
+	size_t n;
+	if (!o || o->ntrace == 0) {   /* --trace: the traces named are the run's only ones */
+		trace_list_files(path, &v, &n);
+		note_new(f, v, n, "LIVE.NEW_TRACE", "trace", trace_how, false);
+	}
+	char how[sizeof(f->ev.last)];
+	snprintf(how, sizeof(how), "--follow and R read step logs and sweeps only: open %s without --follow to read",
+		 path);
+	list_dasf(o, path, &v, &n);
+	note_new(f, v, n, "LIVE.NEW_DASF", "DASF database", how, true);
+}
+
+/* Look at t's rank dir (not its PATH itself); first: only take its mtime (its traces
+ * then are the load's, or said with its PATH's). One whose mtime changed is listed: its
+ * traces go to *all (*nall of them, *cap room). */
+static void look_rank_dir(struct follow *f, struct ftail *t, bool first, char ***all, size_t *nall, size_t *cap)
+{
+	const char *path = f->p[t->path].path;
+	struct stat st;
+	if (t->gone || strcmp(t->dir, path) == 0 || stat(t->dir, &st) != 0 || infile_mtime_ns(&st) == t->dir_mtime)
+		return;
+	t->dir_mtime = infile_mtime_ns(&st);
+	char **v;
+	size_t n;
+	if (first)
+		return;
+	trace_list_rank_dir(path, t->dir, &v, &n);
+	if (n) {
+		xgrow((void **)all, cap, *nall + n, sizeof(**all));
+		memcpy(*all + *nall, v, n * sizeof(*v));
+		*nall += n;
+	}
+	free(v);
+}
+
+void follow_note_rank_traces(struct follow *f, double now)
+{
+	const struct opts *o = f->run->opts;
+	if ((o && o->ntrace > 0) || !f->nt)
+		return;
+	char **all = NULL;
+	size_t nall = 0, cap = 0;
+	for (size_t k = 0; k < f->nt; k++)   /* (no syscall but for a tail new here) */
+		if (f->t[k].dir_mtime == 0)
+			look_rank_dir(f, &f->t[k], true, &all, &nall, &cap);
+	/* each once in T/4 or 5 s, whichever is shorter (T the stall threshold): a trace written
+	 * before the job's end is seen before the job is judged finished */
+	double every = f->threshold / 4 < RANK_DIR_EVERY ? f->threshold / 4 : RANK_DIR_EVERY;
+	double share = every > 0 ? (now - f->dir_at) / every : 1;
+	size_t due = share >= 1 ? f->nt : share > 0 ? (size_t)ceil(share * (double)f->nt) : 0;
+	f->dir_at = now;
+	for (size_t k = 0; k < due; k++)
+		look_rank_dir(f, &f->t[(f->dir_next + k) % f->nt], false, &all, &nall, &cap);
+	f->dir_next = (f->dir_next + due) % f->nt;
+	note_new(f, all, nall, "LIVE.NEW_TRACE", "trace", trace_how, false);
 }

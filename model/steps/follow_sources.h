@@ -2,7 +2,7 @@
 /* follow_sources.h: private to the follower (load_follow.c): a followed rank's files, their
  * state on disk (an mtime's age, run.json's stamp, the CRC of a window read before) and
  * what reading them leaves in the run's inventory (run->src, run->diags), kept as a fresh
- * open would have it; the traces that appear beside them.
+ * open would have it; the traces and DASF databases that appear beside them.
  *
  * CONTRACT.
  * - A rank read again from the start (its steps.jsonl shrank, was replaced or rewritten)
@@ -74,10 +74,20 @@ void follow_note_no_records(struct run *run, struct ftail *t);
 /* The rank files under path as a load plans them (steps_plan_files), the plan's notes on
  * what it leaves unread replacing those about files directly in path. */
 size_t follow_list_path(struct run *run, const char *path, struct steps_rank_file **out);
-/* Traces that appeared in run dir PATH i of f (or its rank dirs) while following, found
- * as a load finds them (not with --trace, which names them): said once each, in one
- * event a poll (LIVE.NEW_TRACE); following reads the step logs only, a reopen reads them. */
-void follow_note_traces(struct follow *f, size_t i);
+/* PATH i of f, a directory, was listed again: the traces (not with --trace, which names
+ * them) and DASF databases a load of it finds there now (trace_list_files; the DASF
+ * loader's, unless --format names another family), neither read nor said before, are
+ * said once each, in one event a poll per kind (LIVE.NEW_TRACE, LIVE.NEW_DASF):
+ * following reads step logs and sweeps only, a reopen reads them. */
+void follow_note_new_files(struct follow *f, size_t i);
+/* The rank dirs of f's tails (not a PATH itself) are looked at in turn, each once in T/4
+ * or 5 s, whichever is shorter (T: the stall threshold, as run.json's look), by the
+ * calls' clock (now; a stat each, a share of them a call): one whose mtime changed
+ * since it was last looked at is listed alone for the traces a load of its run dir reads
+ * there (trace_list_rank_dir), said as follow_note_new_files() says them; a rank dir's
+ * first look (a tail new since the last call) only takes its mtime. A file added to
+ * rank0/ changes rank0's mtime, not its run dir's. */
+void follow_note_rank_traces(struct follow *f, double now);
 /* Read dir/run.json of rank into meta (zeroed by the caller); again (it may have been read
  * before): its diagnostics and source row replace the earlier read's. */
 void follow_read_meta(struct run *run, const char *dir, long rank, struct steps_meta *meta, bool again);

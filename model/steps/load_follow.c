@@ -6,9 +6,9 @@
  * replaced by what cannot be read, run.json read again when it appears or changes, a run
  * dir's own steps.jsonl dropped once rank dirs appear, rank dirs that vanish and come
  * back, stall detection and the live findings. The follower's state is
- * follow_private.h's; the source rows and diagnostics those reads leave, and traces that
- * appear (said, not read), are follow_sources.c's; the events said, follow_events.c's;
- * the index appends, follow_index.c's; a sweep's reloads, follow_sweep.c's. */
+ * follow_private.h's; the source rows and diagnostics those reads leave, and traces and
+ * DASF databases that appear (said, not read), are follow_sources.c's; the events said,
+ * follow_events.c's; the index appends, follow_index.c's; a sweep's reloads, follow_sweep.c's. */
 #include "model/infile.h"
 #include "model/steps/follow_private.h"
 
@@ -33,7 +33,7 @@ bool follow_applies(const struct run *run)
 	for (size_t i = 0; i < run->nsrc; i++)
 		if (strcmp(run->src[i].format, "pytscope") == 0)
 			return true;
-	return run_is_empty(run);
+	return run->nsrc == 0 || run_is_empty(run);   /* no file yet: rank dirs made before their first file */
 }
 
 double follow_clock(void)
@@ -178,9 +178,10 @@ static void drop_top_level(struct follow *f, size_t i, const struct steps_rank_f
 	f->nt = k;
 }
 
-/* Pick up rank dirs and files under each path whose directory changed; under --ranks
- * only the ranks it names (a subset stays one: the others count as left out), of a path
- * with rank dirs (a path without them is followed whole: steps_files_flat). Returns
+/* Pick up rank dirs and files under each path whose directory changed, and say the traces
+ * and DASF databases that appeared there or in a rank dir whose own mtime changed; under
+ * --ranks only the ranks it names (a subset stays one: the others count as left out), of
+ * a path with rank dirs (a path without them is followed whole: steps_files_flat). Returns
  * FOLLOW_RELOADED when a rank is another file's now (add_file). */
 static unsigned discover(struct follow *f, double now)
 {
@@ -214,8 +215,9 @@ static unsigned discover(struct follow *f, double now)
 		drop_top_level(f, i, v, n);
 		steps_rank_files_free(v);
 		if (later)
-			follow_note_traces(f, i);
+			follow_note_new_files(f, i);
 	}
+	follow_note_rank_traces(f, now);   /* (the first look at a rank dir takes its mtime) */
 	if (!listed || !asked || !f->run->steps)
 		return out;
 	size_t left_out = 0;
@@ -888,7 +890,7 @@ const char *follow_last_event(const struct follow *f)
 
 size_t follow_new_traces(const struct follow *f)
 {
-	return f->ntraces;
+	return f->ntraces - f->ndasf;
 }
 
 bool follow_sweep_status(const struct follow *f, double now, char *buf, size_t n)

@@ -22,7 +22,10 @@
 # Six ranks replaced by copies of themselves in one poll: one line names them, as the
 # same records (no advance: the job still finishes). A PATH not there yet that a job then
 # writes to ends with no data-quality line, as a fresh --print (the start's "cannot open"
-# goes); a rank dir moved away and back is said back (LIVE.RANK_BACK).
+# goes); a rank dir moved away and back is said back (LIVE.RANK_BACK). Traces are refused
+# (exit 2); rank dirs made with no file yet are followed until the job written finishes.
+# A DASF database copied into a followed empty dir is said once (LIVE.NEW_DASF: not read,
+# how to read it). A finding whose severity rises (med -> high) is a line again, once.
 # Waits for output are bounded (60 s) but nothing asserts a duration.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -176,6 +179,18 @@ rc=$?
 tap_check "--follow on traces: exit 2, says it reads step logs, nothing followed" \
 	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these \
 PATHs hold none" tr.err && [ ! -s tr.out ]'
+# Rank dirs made, no file in them yet (a job's first seconds): followed, not refused; the
+# job then written finishes (exit 0; a 4 s floor, as in 1).
+mkdir -p early/rank0 early/rank1
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 4 early >early.out 2>early.err </dev/null &
+fpid=$!
+wait_for early.err "following every"
+sh "$writer" early 2 0 4 0.05
+wait "$fpid"
+rc=$?
+tap_check "rank dirs with no file yet: followed (it waits), then the job written finishes (exit 0)" \
+	'[ "$rc" -eq 0 ] && grep -q "nothing here yet: waiting" early.err && ! grep -q "hold none" early.err &&
+	 grep -q "LIVE.FINISHED job finished: all 2 ranks stopped at step 4" early.out'
 
 # 7. ranks 2 and 3's rank dirs removed, ranks 0 and 1 go on for longer than the stall
 #    threshold (3 s: a writer paused by a loaded machine must not look finished): 2 and
@@ -327,6 +342,43 @@ kill -INT "$fpid" 2>/dev/null
 wait "$fpid"
 tap_check "a rank dir moved away and back: said back, once" \
 	'[ "$(grep -c " low LIVE.RANK_BACK rank 1: bk/rank1 is back; the rank is judged again$" bk.out)" -eq 1 ]'
+
+# 14. a DASF database copied into a followed empty dir: said once, naming it and how to
+#     read it (following reads step logs and sweeps), never ignored
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_dasf" fixture dfx >/dev/null
+mkdir df
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 df >df.out 2>df.err </dev/null &
+fpid=$!
+wait_for df.err "following every"
+cp dfx/1-TracePlugin-hA.msgpack df/
+wait_for df.out "LIVE.NEW_DASF"
+sleep 1
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "a DASF database appears in a followed empty dir: said once, how to read it" \
+	'[ "$(grep -c " LIVE.NEW_DASF " df.out)" -eq 1 ] && grep -q " low LIVE.NEW_DASF DASF database \
+df/1-TracePlugin-hA.msgpack appeared while following; --follow and R read step logs and sweeps only: open df \
+without --follow to read it$" df.out'
+
+# 15. rank 1 of 4 is 25% slower from step 40: at step 99 a med straggler, by step 199
+#     high; the rise is one line (not a line a poll), saying from what
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair" gp 4 200 11 1 40 >/dev/null
+for r in 0 1 2 3; do
+	mkdir -p "esc/rank$r" && head -100 "gp/rank$r/steps.jsonl" >"esc/rank$r/steps.jsonl"
+done
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 30 esc >esc.out 2>esc.err </dev/null &
+fpid=$!
+wait_for esc.out "DIST.STRAGGLER"
+for r in 0 1 2 3; do sed -n 101,150p "gp/rank$r/steps.jsonl" >>"esc/rank$r/steps.jsonl"; done
+wait_for esc.out "rose from"
+for r in 0 1 2 3; do sed -n '151,$p' "gp/rank$r/steps.jsonl" >>"esc/rank$r/steps.jsonl"; done
+sleep 1.5
+kill -INT "$fpid" 2>/dev/null
+wait "$fpid"
+tap_check "a straggler said med that becomes high: one more line, saying it rose, then nothing more" \
+	'[ "$(grep -c " DIST.STRAGGLER " esc.out)" -eq 2 ] &&
+	 grep -q " med DIST.STRAGGLER Rank 1 is a persistent straggler$" esc.out &&
+	 grep -q " high DIST.STRAGGLER Rank 1 is a persistent straggler (severity rose from med)$" esc.out'
 
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

@@ -8,7 +8,9 @@
 # reads it, nothing from the JSONL); a stopped job with a rank that wrote no record is
 # stalled, not finished; there a file that can no longer be read shows "unreadable" in
 # Sources, and R after a trace was written says the trace is not read (a reopen reads
-# it). Waits are bounded (60 s); nothing asserts a duration. Skips without tmux.
+# it). --follow refused (a trace set): exit 2, the terminal restored (`stty -a` as before,
+# the main screen) and the usage error on the shell's screen. Waits are bounded (60 s);
+# nothing asserts a duration. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 . "$TSCOPE_ROOT/tests/tmux.sh"
@@ -83,5 +85,18 @@ T send-keys -t f R
 tap_check "a trace written while following: R says it is not read, a reopen reads it" \
 	'wait_re "1 trace appeared while following, not read: open the run again to read it"'
 follow_quit q
+
+# --- --follow refused (a trace set, written whole): the terminal restored first ------------
+rm -f exit.txt
+mkdir tr && "$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_trace" tr/rank0.pt.trace.json 1 0 >/dev/null
+T send-keys -t f "clear; stty -a > stty.before; '$TSCOPE_BIN' --follow tr; echo EXIT=\$? > exit.txt; \
+stty -a > stty.after" Enter
+i=0
+while [ ! -s stty.after ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+tap_check "--follow on traces in the explorer: exit 2, the terminal's modes as before (echo, icanon, onlcr)" \
+	'grep -q "EXIT=2" exit.txt && cmp -s stty.before stty.after'
+tap_check "... the usage error on the shell's screen, the loading screen gone" \
+	'wait_for "open them without --follow" && ! grep -q "quits the load" "$work/screen" &&
+	 [ "$(T display -p -t f "#{alternate_on}#{cursor_flag}")" = 01 ]'
 cd "$TSCOPE_TMP" && rm -rf "$work"
 tap_plan

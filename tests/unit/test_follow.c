@@ -161,11 +161,7 @@ static struct run *job_open(const struct job *j)
 
 static bool has_finding(const struct follow *f, const char *id, const char *text)
 {
-	const struct finding_list *l = follow_findings(f);
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].id, id) == 0 && (!text || strstr(l->v[i].title, text)))
-			return true;
-	return false;
+	return tu_list_has(follow_findings(f), id, text);
 }
 
 static size_t count_diag(const struct run *run, const char *needle)

@@ -7,8 +7,11 @@
  * advance and not said; one replaced by a copy is said as the same records, no advance.
  * Many events of one kind in one poll are one entry naming the ranks; past the kept
  * entries, one more counts them and says the latest. A rank reloaded under a run.json
- * that names another run says so. A trace that appears is said once (it is not read). A
- * file that cannot be read, or whose rank dir is gone, shows so in its source row. */
+ * that names another run says so. A trace that appears is said once (it is not read), in
+ * the run dir or in a rank dir (its mtime changes, not the run dir's), unless a load
+ * would not read it (the run dir has pytscope's trace); so is a DASF database that
+ * appears in a followed empty dir. A file that cannot be read, or whose rank dir is
+ * gone, shows so in its source row. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -306,6 +309,90 @@ static void test_new_trace(void)
 	tu_rm_rf(j.dir);
 }
 
+/* dir's mtime an hour back: a file written there next changes it, however coarse the
+ * file system's clock. */
+static void backdate(const char *dir)
+{
+	struct timespec t[2];
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= 3600;
+	t[1] = t[0];
+	if (utimensat(AT_FDCWD, dir, t, 0) != 0)
+		perror(dir);
+}
+
+/* A trace written into a rank dir of the followed run dir (the run dir's mtime stays):
+ * said once, not read; a later file there says nothing more. Not one that a load would
+ * not read: beside the run dir's own trace.json, a rank dir's trace is none of the run's. */
+static void test_new_trace_rank_dir(void)
+{
+	static const char doc[] = "{\"traceEvents\": []}";
+	for (int top = 0; top < 2; top++) {
+		struct job j;
+		job_make(&j, "follow-rtrace.", 2, 5);
+		char t[700], d[600];
+		snprintf(t, sizeof(t), "%s/trace.json", j.dir);
+		if (top)
+			tu_write_file(t, doc, strlen(doc));
+		snprintf(d, sizeof(d), "%s/rank0", j.dir);
+		backdate(d);
+		backdate(j.dir);
+		struct run *run = job_open(&j);
+		const char *p = j.dir;
+		struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+		follow_poll(f, 1);
+		snprintf(t, sizeof(t), "%s/trace.json", d);
+		tu_write_file(t, doc, strlen(doc));
+		follow_poll(f, 6);   /* each rank dir is looked at once in 5 s */
+		snprintf(t, sizeof(t), "%s/notes.txt", d);   /* the rank dir changes again */
+		tu_write_file(t, "x", 1);
+		follow_poll(f, 11);
+		char want[800];
+		snprintf(want, sizeof(want), "trace %s/trace.json appeared while following; --follow and R read the "
+			 "step logs only: open the run again to read it", d);
+		if (top)
+			is_int(count_finding(f, "LIVE.NEW_TRACE", NULL), 0, "beside the run dir's trace.json, a trace in "
+			       "a rank dir (not read by a load): not said");
+		else
+			is_int(count_finding(f, "LIVE.NEW_TRACE", want), 1, "a trace that appeared in a rank dir: said "
+			       "once, naming it");
+		is_int(follow_new_traces(f), !top, top ? "... not counted for R's message" : "... counted for R's message");
+		follow_free(f);
+		run_free(run);
+		tu_rm_rf(j.dir);
+	}
+}
+
+/* A DASF database copied into a followed empty dir: said once, naming it and how to read
+ * it (following reads step logs and sweeps only); not a trace. */
+static void test_new_dasf(void)
+{
+	char dir[512], db[600];
+	if (!tu_mkdtemp(dir, sizeof(dir), "follow-dasf."))
+		exit(1);
+	backdate(dir);
+	struct run *run = run_open((const char *[]){ dir }, 1, &no_opts, NULL);
+	const char *p = dir;
+	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
+	follow_poll(f, 1);
+	static const unsigned char rec[] = { 0, 0, 0, 0, 0, 0, 0, 1, 0x80 };   /* one record: an empty map */
+	snprintf(db, sizeof(db), "%s/a.msgpack", dir);
+	tu_write_file(db, rec, sizeof(rec));
+	follow_poll(f, 2);
+	char want[1400];
+	snprintf(want, sizeof(want), "DASF database %s appeared while following; --follow and R read step logs and "
+		 "sweeps only: open %s without --follow to read it", db, dir);
+	is_int(count_finding(f, "LIVE.NEW_DASF", want), 1, "a DASF database that appeared: said, naming it");
+	is_int(follow_new_traces(f), 0, "... not counted as a trace");
+	snprintf(db, sizeof(db), "%s/notes.txt", dir);   /* the dir changes again */
+	tu_write_file(db, "x", 1);
+	follow_poll(f, 3);
+	is_int(count_finding(f, "LIVE.NEW_DASF", NULL), 1, "... once");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 /* Rank 1's file unreadable (a symlink loop: ELOOP even for root), then readable again;
  * rank 2's dir removed. */
 static void test_source_rows(void)
@@ -349,6 +436,8 @@ int main(void)
 	test_folded();
 	test_other_run();
 	test_new_trace();
+	test_new_trace_rank_dir();
+	test_new_dasf();
 	test_source_rows();
 	return tap_done();
 }
