@@ -14,7 +14,7 @@
 #   repaints (Ctrl-L), cursor moves, pans, zoom. With BENCH_UI_DUMP=FILE the bytes of
 #   the last full repaint are written to FILE; BENCH_UI_PLAN=repaint sends only three
 #   full repaints and five cursor moves (tests/ui/heatmap_bytes.sh).
-import fcntl, os, pty, select, struct, sys, tempfile, termios, time
+import fcntl, os, pty, select, shutil, struct, sys, tempfile, termios, time
 
 def read_quiet(fd, quiet, first_timeout, sink):
     """Read fd until `quiet` seconds pass without output (at most first_timeout for the
@@ -74,10 +74,10 @@ def main():
     idletime = tempfile.mktemp(prefix="tscope-idletime.")
     # a fresh state dir: a pane or filter saved by an earlier run must not change the figures
     # BENCH_UI_TERM / BENCH_UI_LC_ALL: another colour tier (xterm: 8, vt100: mono) or ASCII (C)
+    state = tempfile.mkdtemp(prefix="tscope-state.")
     env = dict(os.environ, TERM=os.environ.get("BENCH_UI_TERM", "xterm-256color"),
                LC_ALL=os.environ.get("BENCH_UI_LC_ALL", "C.UTF-8"), TSCOPE_KEYTIME=keytime,
-               TSCOPE_IDLETIME=idletime,
-               XDG_STATE_HOME=tempfile.mkdtemp(prefix="tscope-state."))
+               TSCOPE_IDLETIME=idletime, XDG_STATE_HOME=state)
     env.pop("NO_COLOR", None)
     env.pop("TSCOPE_SCRIPT", None)
     t_start = time.time()
@@ -182,6 +182,7 @@ def main():
     os.write(fd, b"q")
     drain(0.3, 5.0)
     _, _, ru = os.wait4(pid, 0)
+    shutil.rmtree(state, ignore_errors=True)  # the explorer's saved pane, filters: this run's only
     times, walls = [], []
     with open(keytime) as f:
         for line in f:
