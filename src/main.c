@@ -673,7 +673,8 @@ static int run_mode(struct cli *cli, struct run *run)
 	enum cli_mode mode = pick_mode(cli);
 	if (compat_refused(cli, mode, run) || follow_refused(cli, run))
 		return 2;
-	note_unused_options(&cli->opts, &run, 1);
+	if (mode != MODE_TUI)   /* the explorer's: once the terminal is the shell's again */
+		note_unused_options(&cli->opts, &run, 1);
 	if (mode == MODE_PRINT && cli->opts.follow) {
 		int rc = print_follow(run, cli->paths, cli->npaths, &cli->opts, stdout);
 		if (run_is_empty(run))   /* as --print says it, with what the follower read */
@@ -684,14 +685,17 @@ static int run_mode(struct cli *cli, struct run *run)
 	}
 	if (mode == MODE_TUI) {
 		if (run_is_empty(run) && !cli->opts.follow) {   /* following: wait for the job */
+			note_unused_options(&cli->opts, &run, 1);
 			print_empty(run, cli);
 			return 1;
 		}
 		if (compat_reads_nothing(run) && !cli->opts.follow) {   /* as --print says it */
 			ui_load_end(false);
+			note_unused_options(&cli->opts, &run, 1);
 			return print_nothing_found(run, true);
 		}
 		int rc = ui_run(run, &cli->opts);
+		note_unused_options(&cli->opts, &run, 1);   /* under the explorer's screen it was lost */
 		if (rc != UI_NO_TTY)
 			return rc;
 		mode = MODE_PRINT;
@@ -758,10 +762,12 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	struct run *sides[2] = { compare_side(c, 0), compare_side(c, 1) };
 	if (compat_refused(cli, mode, sides[0]) || compat_refused(cli, mode, sides[1]))
 		rc = 2;
-	else
+	else if (mode != MODE_TUI)
 		note_unused_options(&cli->opts, sides, 2);
-	if (rc < 0 && mode == MODE_TUI)
+	if (rc < 0 && mode == MODE_TUI) {
 		rc = ui_run_compare(c, &cli->opts);
+		note_unused_options(&cli->opts, sides, 2);   /* after the explorer, as for one run */
+	}
 	bool quality = rc < 0; /* --print and --export say each side's, as for one run */
 	if (rc < 0 && mode == MODE_EXPORT) {
 		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,

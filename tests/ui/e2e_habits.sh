@@ -9,7 +9,8 @@
 # 52 (tmux's buffer receives it), T turns mouse reporting off and on (tmux's pane
 # flags), the v list shows only views with data, the last pane, sort, filter and v tabs
 # come back under $XDG_STATE_HOME, a folder of runs opens a picker and q in a run opened
-# from it returns to it. Every wait polls the screen until what it expects shows
+# from it returns to it, and an option ignored is named on the shell's screen after the
+# explorer. Every wait polls the screen until what it expects shows
 # (tests/tmux.sh), never a fixed sleep. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -224,4 +225,15 @@ start "$bin '$work/runs'"
 wait_for "holds 2 runs"
 T send-keys -t h q
 tap_check "q in the picker quits (exit 0)" 'wait_exit 0'
+
+# an option the run has no family for: named on the shell's screen once the explorer is
+# gone (written to the terminal under the explorer's screen, the line was lost)
+rm -f "$work/exit.txt"
+T send-keys -t h clear Enter
+wait_until '! grep -q "Overview\|Heatmap\|holds" "$tmux_screen"'
+T send-keys -t h "$bin --target-runtime 5 '$demo'; echo EXIT=\$? > exit.txt" Enter
+wait_for "Heatmap" >/dev/null
+T send-keys -t h Q
+tap_check "an option ignored: named on the terminal after the explorer, not lost under it" \
+	'wait_exit 0 && wait_for "tscope-tui: --target-runtime ignored: for NAT sizing"'
 tap_plan
