@@ -84,12 +84,9 @@ static int not_available(const char *view, const char *what, const char *err)
 
 /* A pair's view t (consumed) without a row: refused (exit 1), with what that means when
  * the view says it (its empty note: "no difference: ..."). */
-static int no_rows(struct table *t, const char *view)
+static int no_rows(struct table *t, const char *why)
 {
-	char *safe = text_sanitize_dup(view, 0);
-	fprintf(stderr, "tscope-tui: view '%s' has no rows for this pair of runs%s%s\n", safe,
-		t->empty_note ? ": " : "", t->empty_note ? t->empty_note : "");
-	free(safe);
+	fprintf(stderr, "tscope-tui: %s\n", why);
 	table_free(t);
 	return 1;
 }
@@ -384,8 +381,9 @@ int export_compare_view(struct compare *c, const struct export_args *x)
 	struct table *t = cv->build(c, err, sizeof(err));
 	if (!t)
 		return not_available(x->view, "pair of runs", err);
-	if (t->nrow == 0) /* as --export all, which writes the views with rows: never a header alone */
-		return no_rows(t, x->view);
+	char why[512]; /* as --export all, which writes the views with rows: never a header alone */
+	if (compare_view_no_rows(t, why, sizeof(why)))
+		return no_rows(t, why);
 	return export_table(t, NULL, NULL, 0, x, c->a->opts && c->a->opts->csv_raw ? TABLE_CSV_RAW : 0);
 }
 

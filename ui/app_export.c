@@ -93,10 +93,10 @@ static void default_path(struct app *app, const struct table *t, char *buf, size
  * view with nothing in it). */
 static bool refuse_empty_pair_view(struct app *app, const struct table *t)
 {
-	if (!app->cmp || t->nrow > 0 || !compare_view(t->name))
+	char why[512];
+	if (!app->cmp || !compare_view_no_rows(t, why, sizeof(why)))
 		return false;
-	app_msg(app, true, "nothing to export: view '%s' has no rows for this pair of runs%s%s", t->name,
-		t->empty_note ? ": " : "", t->empty_note ? t->empty_note : "");
+	app_msg(app, true, "nothing to export: %s", why);
 	return true;
 }
 

@@ -725,6 +725,15 @@ const struct cmp_view *compare_view(const char *name)
 	return NULL;
 }
 
+bool compare_view_no_rows(const struct table *t, char *buf, size_t n)
+{
+	if (t->nrow > 0 || !compare_view(t->name))
+		return false;
+	snprintf(buf, n, "view '%s' has no rows for this pair of runs%s%s", t->name, t->empty_note ? ": " : "",
+		 t->empty_note ? t->empty_note : "");
+	return true;
+}
+
 const struct tab_def compare_tabs[] = {
 	{ 1, "Overview", TAB_COMPARE, NULL, NULL, "diff_ranks", NULL },
 	{ 2, "Heatmap", TAB_HEATMAP, NULL, NULL, NULL, &compare_grid },

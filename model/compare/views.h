@@ -81,5 +81,10 @@ extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;
 /* View by name, NULL when unknown. */
 const struct cmp_view *compare_view(const char *name);
+/* A pair's view t without a row: why it is not exported ("view 'diff_env' has no rows for
+ * this pair of runs: no difference: ..." with its empty note) into buf, true; false when t
+ * has rows or is no pair's view. --export and the explorer's e refuse it alike: never a
+ * header alone. */
+bool compare_view_no_rows(const struct table *t, char *buf, size_t n);
 
 #endif

@@ -303,15 +303,22 @@ void trace_note_unread(struct run *run, const char *dir, const struct trace_path
 	trace_pathvec_free(&pv);
 }
 
+/* The paths of pv to the caller (*files, *n: theirs to free), the rest of pv freed
+ * (what could not be read: a load names it). */
+static void pathvec_take(struct trace_pathvec *pv, char ***files, size_t *n)
+{
+	*files = pv->v;
+	*n = pv->n;
+	pv->v = NULL;
+	pv->n = 0;
+	trace_pathvec_free(pv);
+}
+
 void trace_list_files(const char *path, char ***files, size_t *n)
 {
 	struct trace_pathvec pv = { 0 };
 	trace_discover(path, &pv, false, NULL);
-	*files = pv.v;
-	*n = pv.n;
-	pv.v = NULL;
-	pv.n = 0;
-	trace_pathvec_free(&pv); /* what could not be read: the load names it */
+	pathvec_take(&pv, files, n);
 }
 
 void trace_list_rank_dir(const char *run_dir, const char *dir, char ***files, size_t *n)
@@ -323,11 +330,7 @@ void trace_list_rank_dir(const char *run_dir, const char *dir, char ***files, si
 	    is_dir(run_dir) && !(top = pytscope_trace(run_dir)))
 		scan_dir(dir, &pv, 1, NULL);   /* depth 1: its files only, as scan_dir(run_dir) reads it */
 	free(top);
-	*files = pv.v;
-	*n = pv.n;
-	pv.v = NULL;
-	pv.n = 0;
-	trace_pathvec_free(&pv);
+	pathvec_take(&pv, files, n);
 }
 
 int trace_probe(const char *path, const struct opts *opts)
