@@ -58,7 +58,9 @@ tap_check "a current index adds no diagnostic" '[ ! -s err.txt ]'
 # index again: a current index is left as it is; --force rebuilds it; a summary that is
 # missing is brought up to date (no part rewritten); a grown source rebuilds
 ino() { stat -c %i $idx/steps-0-of-1.tsx; }
-i0=$(ino)
+# pin: the part's inode number, the part kept linked so that a rewrite cannot reuse it
+pin() { ln -f $idx/steps-0-of-1.tsx "pin.$1" && ino; }
+i0=$(pin 1)
 "$T" index run >cur.txt 2>&1
 rc=$?
 tap_check "index of a current index: exit 0, says so, the part left as it was" \
@@ -66,7 +68,7 @@ tap_check "index of a current index: exit 0, says so, the part left as it was" \
 	 grep -q "^index current: run/.tscope-index (8 ranks); nothing to rebuild (--force rebuilds it)$" cur.txt'
 "$T" index --force run >force.txt 2>&1
 tap_check "--force rebuilds it" 'grep -q "^index written: run/.tscope-index/steps-0-of-1.tsx (8 ranks" force.txt && [ "$(ino)" != "$i0" ]'
-i0=$(ino)
+i0=$(pin 2)
 "$T" index --status run >sum1.txt
 rm $idx/summary.tsx
 "$T" index --status run >sum2.txt

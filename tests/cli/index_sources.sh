@@ -27,11 +27,13 @@ same_sources() {
 # run_json_rows DIR: the run.json files of its indexed --export sources
 run_json_rows() { grep -c '^file,.*/run\.json,' "$1.got.csv"; }
 ino() { ls -i "$1" 2>/dev/null | cut -d' ' -f1; }
+# pin FILE: its inode number, the file kept linked (pin.DIR) so that a rewrite cannot reuse it
+pin() { ln -f "$1" "pin.${1%%/*}" && ino "$1"; }
 
 # a whole index compacted by a follower at each second delta
 run c
 "$T" index c >/dev/null 2>&1
-base=$(ino c/.tscope-index/steps-0-of-1.tsx)
+base=$(pin c/.tscope-index/steps-0-of-1.tsx)
 export TSCOPE_INDEX_DELTAS=2
 fi_follow c 4 40
 unset TSCOPE_INDEX_DELTAS
@@ -46,7 +48,7 @@ fi_follow t 4 30
 n=$(ls t/.tscope-index/ | grep -c '^steps-0-of-1\.delta-[0-9]*\.tsx$')
 last=t/.tscope-index/steps-0-of-1.delta-$(printf '%06d' "$n").tsx
 head -c $(($(wc -c <"$last") / 2)) "$last" >cut.tsx && cat cut.tsx >"$last"
-base=$(ino t/.tscope-index/steps-0-of-1.tsx)
+base=$(pin t/.tscope-index/steps-0-of-1.tsx)
 TSCOPE_INDEX_DELTAS=1 "$T" --export sources t >t.first.csv 2>/dev/null
 tap_check "torn delta: dropped, its records parsed again, the part compacted (2 deltas or more before)" \
 	'[ "$n" -ge 2 ] && grep -q "steps.jsonl grew since" t.first.csv &&
@@ -59,7 +61,7 @@ run s
 "$T" index --shard 0/2 s >/dev/null 2>&1
 "$T" index --shard 1/2 s >/dev/null 2>&1
 "$T" --print s >/dev/null 2>&1 # merges the shards' summary inputs
-base=$(ino s/.tscope-index/steps-0-of-2.tsx)
+base=$(pin s/.tscope-index/steps-0-of-2.tsx)
 export TSCOPE_INDEX_DELTAS=1
 fi_follow s 4 30
 unset TSCOPE_INDEX_DELTAS
