@@ -226,6 +226,9 @@ bool app_export_accept(struct app *app, const char *line)
 	char path[APP_LINE];
 	if (!*line)
 		app_msg(app, false, "export cancelled: no file name given");
+	else if (strcmp(line, "-") == 0)
+		app_msg(app, true, "cannot write to -: the explorer owns the terminal; give a file name "
+			"(--export VIEW - writes stdout)");
 	else if (!expand_home(line, path, sizeof(path)))
 		app_msg(app, true, "cannot write %s: the path is too long with ~ expanded", line);
 	else

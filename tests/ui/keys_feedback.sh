@@ -130,6 +130,8 @@ cat >keys <<KEYS
 :dump $PWD/h_ranks
 e<C-u><Enter>
 :dump $PWD/h_export
+e<C-u>-<Enter>
+:dump $PWD/h_dash
 5
 :dump $PWD/h_budget
 KEYS
@@ -139,6 +141,8 @@ tap_check "Enter on an Overview without findings says there is none" \
 	'msg h_ov | grep -q "^no finding to open: the rules found none"'
 tap_check "e with the file name cleared says the export is cancelled" \
 	'msg h_export | grep -q "^export cancelled: no file name given"'
+tap_check "e with - as the file name: refused, the terminal is the explorer's, no file named -" \
+	'msg h_dash | grep -q "^cannot write to -: the explorer owns the terminal" && [ ! -e ./- ]'
 tap_check "hint: f:filter on Ranks only, not on the heatmap, Steps, Overview or Budget" \
 	'grep -q "f:filter" h_ranks && ! grep -q "f:filter" h_heat h_steps h_ov h_budget'
 tap_check "hint: Enter:open where Enter opens (heatmap, Budget), not in Steps or an empty Overview" \
