@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the whole suite: every unit test binary, then every tests/cli/*.sh and
 # tests/ui/*.sh script. Each prints TAP lines ("ok N - ...", "not ok N - ...",
-# "ok N # SKIP why"). Prints failures in full and ends with "N passed, N failed".
+# "ok N # SKIP why") and one plan line "1..N", which must count them. Prints failures
+# in full and ends with "N passed, N failed".
 # Environment: TSCOPE_BUILD (build dir, default build), UPDATE=1 rewrites goldens.
 set -u
 cd "$(dirname "$0")/.."
@@ -13,6 +14,15 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/tscope-test.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0 skip=0
 
+# plan_check LOG N: the log's one plan line ("1..N") says N checks ran; a script without
+# one, or whose plan differs, stopped early or lost checks (said in the log)
+plan_check() {
+	plan=$(grep -E '^1\.\.[0-9]+' "$1" | sed 's/^1\.\.\([0-9]*\).*/\1/')
+	[ "$plan" = "$2" ] && return 0
+	echo "not ok - plan ${plan:-missing}, $2 checks ran" >>"$1"
+	return 1
+}
+
 run_one() {
 	name=$1; shift
 	log="$out/$(echo "$name" | tr '/' '_').log"
@@ -22,10 +32,12 @@ run_one() {
 	p=$(grep -c '^ok ' "$log")
 	s=$(grep -c '^ok .*# SKIP' "$log")
 	f=$(grep -c '^not ok ' "$log")
+	ran=$((p + f))
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "not ok - $name exited with status $rc" >>"$log"
 	fi
+	plan_check "$log" "$ran" || f=$((f + 1))
 	pass=$((pass + p - s)); skip=$((skip + s)); fail=$((fail + f))
 	if [ "$f" -ne 0 ]; then
 		echo "FAIL $name"

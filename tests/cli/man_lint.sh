@@ -25,3 +25,4 @@ v=$(sed -n 's/^#define INDEX_VERSION \([0-9]*\)u$/\1/p' "$TSCOPE_ROOT/model/inde
 tap_check "man page and README state index format $v (model/index/index.h)" \
 	'grep -q "^This is index format $v;" "$man" &&
 	 grep -q "format $v; an index of another format" "$TSCOPE_ROOT/README.md"'
+tap_plan

@@ -88,3 +88,4 @@ tap_check "rank 0 without records, rank 1 with: the report, exit 0, TIMING says 
 rc=$?
 tap_check "... --compat pytscope: pytscope's No steps or trace found, exit 1" \
 	'[ "$rc" -eq 1 ] && [ ! -s r0c.out ] && grep -qx "No steps or trace found in .r0e.." r0c.err'
+tap_plan

@@ -11,7 +11,7 @@ BIN=${TSCOPE_BIN:?}
 REAL=${TSCOPE_ROOT:?}/../shared/real
 . "$TSCOPE_ROOT/tests/tap.sh"
 if [ ! -d "$REAL/kineto-dlrm-8rank" ] || [ ! -d "$REAL/kineto-hta-2rank" ] || [ ! -f "$REAL/pytscope-t4/exp2_bad/trace.json" ]; then
-	tap_skip "../shared/real is absent"
+	tap_skip "../shared/real is absent"; tap_plan
 	exit 0
 fi
 D8=$REAL/kineto-dlrm-8rank

@@ -45,3 +45,4 @@ tap_check "Findings' Enter drills into Steps, Ranks' Enter too" \
 tap_check "the first q goes back to Ranks" 'status q1 | grep -q "^ ranks  row 3/16"'
 tap_check "the second q to the Findings drill-down under it (it quit)" 'status q2 | grep -q "^ findings  row 1/"'
 tap_check "the third q quits" '[ ! -e q3 ]'
+tap_plan

@@ -38,3 +38,4 @@ else
 	tap_notok "README key table differs from --list-keys"
 	diff -u "$TSCOPE_TMP/readme.cur" "$TSCOPE_TMP/readme.keys" | sed 's/^/# /'
 fi
+tap_plan

@@ -5,7 +5,7 @@
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 if ! command -v script >/dev/null 2>&1; then
-	tap_skip "script(1) is not installed"
+	tap_skip "script(1) is not installed"; tap_plan
 	exit 0
 fi
 cd "$TSCOPE_TMP" || exit 1
@@ -15,3 +15,4 @@ if [ $rc -eq 0 ]; then tap_ok "--max-frames 3 exits 0 on a pty"; else tap_notok 
 if grep -q "Heatmap" out.log; then tap_ok "the heatmap frame was drawn"; else tap_notok "no frame in the pty output"; fi
 # the alternate screen is entered and left again (smcup ... rmcup)
 if grep -q "$(printf '\033\\[?1049l')" out.log; then tap_ok "the terminal is restored on exit (rmcup)"; else tap_notok "no rmcup on exit"; fi
+tap_plan

@@ -92,3 +92,4 @@ for keys in "$dir"/*.keys; do
 		fi
 	fi
 done
+tap_plan
