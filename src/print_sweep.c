@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* print_sweep.c: the sweep section of the plain-text report: GenAI-Perf sweeps (per
  * series: stimulus x key metrics, ranking, constraints, knee, sizing fit), NAT sizing
- * (fits, GPU estimate recomputed or, without its targets, the file's stored one,
+ * (fits and the concurrencies they leave out, GPU estimate recomputed or, without its targets, the file's stored one,
  * per-concurrency table whose rough estimates are likewise recomputed or stored) and
  * Cerebras performance.json; figures by the display rule
- * (sweep_num_text: never hundreds of digits, never a nonzero value as zero). */
+ * (sweep_num_text: never hundreds of digits, never a nonzero value as zero), never with more
+ * decimals than the CSV they were read from (sweep_value_decimals). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,9 +33,10 @@ struct conf_marks {
 	bool unjudged;
 };
 
-/* A value with dec decimals by the display rule (sweep_num_text: 1e15 or more in exponent
- * form), or "-"; a low-confidence percentile gets a '*' and sets cm->low, one whose
- * config has no request count sets cm->unjudged (the percentiles follow avg..std). */
+/* A value with dec decimals (no more than its CSV has: sweep_value_decimals) by the display
+ * rule (sweep_num_text: 1e15 or more in exponent form), or "-"; a low-confidence percentile
+ * gets a '*' and sets cm->low, one whose config has no request count sets cm->unjudged (the
+ * percentiles follow avg..std). */
 static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metric m,
 		enum sweep_stat st, int dec, struct conf_marks *cm)
 {
@@ -43,7 +45,7 @@ static void num(char *buf, size_t n, const struct sweep_cfg *c, enum sweep_metri
 		snprintf(buf, n, "-");
 		return;
 	}
-	size_t k = strlen(sweep_num_text(v, dec, buf, n));
+	size_t k = strlen(sweep_num_text(v, sweep_value_decimals(c, m, st, dec), buf, n));
 	if (sweep_confidence_unjudged(c, st))
 		cm->unjudged = true;
 	if (sweep_low_confidence(c, st) && k + 1 < n) {
@@ -374,6 +376,25 @@ static void merge_jobs(struct sbuf *b, const struct sweep_set *s, const struct n
 	}
 }
 
+/* The concurrencies both fits leave out (formats.md §4.3 step 1), the first 8 with why: "8 — p95
+ * workflow runtime 0 (not measured); 32 — unusable p95 workflow runtime". */
+static void nat_left_out(struct sbuf *b, const struct nat_calc *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n->npt; i++) {
+		const struct nat_point *p = &n->pt[i];
+		if (p->valid || k++ >= 8)
+			continue;
+		const char *why = p->interrupted ? "interrupted" : nat_p95_why(p, true, false);
+		sb_printf(b, "%s%g — %s", k > 1 ? "; " : "  left out of both fits: ", p->conc,
+			  why ? why : nat_p95_why(p, false, false));
+	}
+	if (k > 8)
+		sb_printf(b, "; and %zu more", k - 8);
+	if (k)
+		sb_printf(b, "\n");
+}
+
 static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct nat_calc *n,
 			const struct print_opts *po)
 {
@@ -391,6 +412,7 @@ static void nat_section(struct sbuf *b, const struct sweep_set *s, const struct 
 		merge_jobs(b, s, n);
 	fit_line(b, "p95 LLM latency fit", &n->c_fit_lat, n->npt);
 	fit_line(b, "p95 workflow runtime fit", &n->c_fit_rt, n->npt);
+	nat_left_out(b, n);
 	bool lat = estimate_line(b, "  ", s, "LLM latency", "--target-latency", s->target_latency, &n->c_est_lat,
 				 n->has_s_gpu_lat, n->s_gpu_lat);
 	bool rt = estimate_line(b, "  ", s, "workflow runtime", "--target-runtime", s->target_runtime, &n->c_est_rt,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_overview.c: the run at a glance: name, sources and data quality, every
- * subsystem's summary lines (registry_summary: the same lines head --print), and the
- * findings (selectable: Enter opens the evidence, or says there is none; y/Y copy the
- * finding's title / its findings row). In a short window the first lines give way to
- * the findings; a `/` match in one of them shows the lines from it on while the search
- * is on. */
+ * subsystem's summary lines (registry_summary: the same lines head --print), each
+ * wrapped over as many rows as it takes, and the findings (selectable: Enter opens the
+ * evidence, or says there is none; y/Y copy the finding's title / its findings row). In
+ * a short window the first lines give way to the findings, whole; a `/` match in one of
+ * them shows the lines from it on while the search is on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +118,13 @@ static struct table *ov_table(void *priv, struct app *app)
 	return p->export;
 }
 
-/* "key   value", the value wrapped onto a second row when it does not fit; returns
- * the row after it. */
-static int kv_role(int y, int x, int w, const char *k, const char *v, enum role r)
+/* "key   value", the value wrapped over as many rows as it needs, at most `rows` (at
+ * least one: the last row drawn ends in an ellipsis when text remains); returns the row
+ * after it. */
+static int kv_role(int y, int x, int w, int rows, const char *k, const char *v, enum role r)
 {
 	draw_text(y, x, 18, k, ROLE_DIM);
-	struct rect area = { y, x + 18, 2, w - 18 };
+	struct rect area = { y, x + 18, rows > 1 ? rows : 1, w - 18 };
 	int used = draw_wrap(&area, 0, v, r);
 	return y + (used > 0 ? used : 1);
 }
@@ -159,8 +160,9 @@ static void head_lines(struct app *app, struct summary *s)
 }
 
 /* Draw s's lines at row y, the first *skip of them left out and at most *left drawn
- * (both counted off); returns the row after them. */
-static int draw_lines(const struct summary *s, size_t *skip, size_t *left, int y, int x, int w)
+ * (both counted off), in full above row `end` (a line that reaches it is cut there);
+ * returns the row after them. */
+static int draw_lines(const struct summary *s, size_t *skip, size_t *left, int y, int end, int x, int w)
 {
 	static const enum role tone_role[] = {
 		[TONE_NORMAL] = ROLE_NORMAL, [TONE_GOOD] = ROLE_GOOD, [TONE_WARN] = ROLE_SEV_MED,
@@ -172,22 +174,23 @@ static int draw_lines(const struct summary *s, size_t *skip, size_t *left, int y
 			continue;
 		}
 		(*left)--;
-		y = kv_role(y, x, w, s->line[i].key, s->line[i].text, tone_role[s->line[i].tone]);
+		y = kv_role(y, x, w, end - y, s->line[i].key, s->line[i].text, tone_role[s->line[i].tone]);
 	}
 	return y;
 }
 
-/* Rows kv_role gives line i of head then sum (a value wraps onto at most 2 rows). */
+/* Rows line i of head then sum takes in full (kv_role). */
 static int line_rows(const struct opane *p, size_t i, int w)
 {
 	const struct summary_line *l = i < p->head.n ? &p->head.line[i] : &p->sum.line[i - p->head.n];
 	int r = draw_wrap_count(w - 18, l->text);
-	return r < 1 ? 1 : r > 2 ? 2 : r;
+	return r < 1 ? 1 : r;
 }
 
-/* Summary lines left out at the top so that `rows` rows hold the rest, the "more
- * above" mark and the findings' first `keep` rows with their header (a short window:
- * the selected finding stays on screen). */
+/* Summary lines left out at the top so that `rows` rows hold the rest in full, the
+ * "more above" mark and the findings' first `keep` rows with their header (a short
+ * window: the selected finding stays on screen). The last line stays while a row is left
+ * for it, cut to the room (draw_lines). */
 static size_t lines_skipped(const struct opane *p, int w, int rows, int keep)
 {
 	size_t n = p->head.n + p->sum.n;
@@ -199,7 +202,7 @@ static size_t lines_skipped(const struct opane *p, int w, int rows, int keep)
 		return 0;
 	room -= 1; /* the mark */
 	size_t skip = 0;
-	while (skip < n && used > room)
+	while (skip < n && used > room && (skip + 1 < n || room < 1))
 		used -= line_rows(p, skip++, w);
 	return skip;
 }
@@ -247,13 +250,15 @@ static void ov_draw(void *priv, struct app *app, const struct rect *body)
 	size_t first, last, n = p->head.n + p->sum.n;
 	if (!app->search_on || app->search_pos < 0)   /* the search ended or missed: the default window */
 		p->shown = -1;
-	lines_window(p, w, body->h - 1, fl->n ? (fl->n < 3 ? (int)fl->n : 3) : 1, &first, &last);
+	int keep = fl->n ? (fl->n < 3 ? (int)fl->n : 3) : 1;
+	lines_window(p, w, body->h - 1, keep, &first, &last);
 	if (first)
 		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s above (a taller window shows them)", app->g->asc, first,
 			 first == 1 ? "" : "s");
 	size_t skip = first, left = last - first;
-	y = draw_lines(&p->head, &skip, &left, y, x, w);
-	y = draw_lines(&p->sum, &skip, &left, y, x, w);
+	int end = body->y + body->h - 2 - keep - (last < n); /* the lines' room ends here (lines_window) */
+	y = draw_lines(&p->head, &skip, &left, y, end, x, w);
+	y = draw_lines(&p->sum, &skip, &left, y, end, x, w);
 	if (last < n)
 		draw_fmt(y++, x, w, ROLE_DIM, "%s %zu more line%s below (Esc ends the search and shows them)",
 			 app->g->desc, n - last, n - last == 1 ? "" : "s");

@@ -121,7 +121,8 @@ int sweep_cb_probe(const char *path, const struct opts *opts)
 	return r;
 }
 
-/* One performance.json being read: bad counts values that are there but unusable. */
+/* One performance.json being read: bad counts the records (the aggregate, an ordinal) with a value
+ * that is there but unusable, or that give nothing, each once (one_skip). */
 struct cb_read {
 	struct run *run;
 	const char *path;
@@ -233,8 +234,16 @@ static void zero_note(const struct cb_read *rd)
 		 "for a time or rate it could not compute", rd->zero_agg ? "the aggregate" : "", ords);
 }
 
+/* One record (the aggregate, an ordinal) is skipped once, however many of its values were unusable
+ * (rd->bad counted each since bad) or, with none, when it gives nothing (empty). */
+static void one_skip(struct cb_read *rd, size_t bad, bool empty)
+{
+	rd->bad = bad + (rd->bad > bad || empty);
+}
+
 static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 {
+	size_t bad = rd->bad;
 	p->has_sps = nonneg(rd, 0, "samples_per_sec", &p->samples_per_sec, &p->bad_sps);
 	p->has_time = nonneg(rd, 0, "total_time", &p->total_time, NULL);
 	p->has_samples = count(rd, 0, "total_samples", &p->total_samples, NULL);
@@ -249,6 +258,7 @@ static void read_aggregate(struct cb_read *rd, struct cb_perf *p)
 	const struct cb_rate rates[] = { { &p->samples_per_sec, &p->has_sps }, { &p->global_rate, &p->has_global },
 					 { &p->rate, &p->has_rate } };
 	read_zeros(rd, 0, p->total_time, &p->has_time, rates, ARRAY_LEN(rates), &p->zero_time, &p->zero_rate);
+	one_skip(rd, bad, false);
 }
 
 static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
@@ -265,23 +275,25 @@ static size_t read_ordinals(struct cb_read *rd, struct cb_perf *p)
 	}
 	bool dup = false;   /* a key given twice in an ordinal: the first such ordinal warned about */
 	for (int k = json_first(d, o); k >= 0; k = json_next(d, o, k)) {
-		struct cb_ordinal r = { 0 };
+		struct cb_ordinal r = { .not_object = !json_is_object(d, k) };
 		rd->ordinal = (long)p->nord;
-		if (json_is_object(d, k)) {
+		size_t bad = rd->bad;
+		if (!r.not_object) {
 			char where[40];
 			snprintf(where, sizeof(where), " in ordinal %zu", p->nord);
 			dup = dup || sweep_json_dup_warn(rd->run, rd->path, d, k, where);
-			r.has_rate = nonneg(rd, k, "samples_per_sec", &r.samples_per_sec, NULL);
+			r.has_rate = nonneg(rd, k, "samples_per_sec", &r.samples_per_sec, &r.bad_rate);
 			r.has_time = nonneg(rd, k, "total_time", &r.total_time, &r.bad_time);
 			r.has_samples = count(rd, k, "total_samples", &r.total_samples, &r.bad_samples);
 			const struct cb_rate rate = { &r.samples_per_sec, &r.has_rate };
 			read_zeros(rd, k, r.total_time, &r.has_time, &rate, 1, &r.zero_time, &r.zero_rate);
 		}
-		if (!r.has_rate && !r.has_time && !r.has_samples && !r.zero_time) {
-			diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[k].start, -1,
-				 "ordinal %zu has no samples_per_sec/total_samples/total_time", p->nord);
-			rd->bad++;
-		}
+		bool empty = r.not_object || (!r.has_rate && !r.has_time && !r.has_samples && !r.zero_time);
+		if (empty && rd->bad == bad) /* an unusable value was warned about in its own words */
+			diag_add(&rd->run->diags, DIAG_WARN, rd->path, -1, d->tok[k].start, -1, "ordinal %zu %s",
+				 p->nord, r.not_object ? "is not an object"
+						       : "has no samples_per_sec/total_samples/total_time");
+		one_skip(rd, bad, empty);
 		p->ord = xrealloc(p->ord, (p->nord + 1) * sizeof(*p->ord));
 		p->ord[p->nord++] = r;
 	}
@@ -385,21 +397,34 @@ static void compare_ordinals(struct cb_perf *p)
 	free(has);
 }
 
+/* "no KEY", or "an unusable KEY (WHY)" for a value there but unusable (bad: why, warned). */
+static void absent_text(char *buf, size_t n, const char *key, const char *bad)
+{
+	if (bad)
+		snprintf(buf, n, "an unusable %s (%s)", key, bad);
+	else
+		snprintf(buf, n, "no %s", key);
+}
+
 /* What keeps an ordinal from a rate: no positive samples_per_sec, and no total_samples over
- * a non-zero total_time. */
+ * a non-zero total_time; each missing, unusable (the warning's words) or not an object. */
 static void no_rate_why(const struct cb_ordinal *o, char *buf, size_t n)
 {
-	char rate[40], time[40];
+	char rate[64], time[64];
+	if (o->not_object) {
+		snprintf(buf, n, "it is not an object");
+		return;
+	}
 	if (o->has_rate || o->zero_rate)
 		snprintf(rate, sizeof(rate), "samples_per_sec %g", o->samples_per_sec);
 	else
-		snprintf(rate, sizeof(rate), "no samples_per_sec");
+		absent_text(rate, sizeof(rate), "samples_per_sec", o->bad_rate);
 	if (!o->has_samples)
-		snprintf(time, sizeof(time), "no total_samples");
+		absent_text(time, sizeof(time), "total_samples", o->bad_samples);
 	else if (o->has_time || o->zero_time)
 		snprintf(time, sizeof(time), "total_time %g", o->total_time);
 	else
-		snprintf(time, sizeof(time), "no total_time");
+		absent_text(time, sizeof(time), "total_time", o->bad_time);
 	snprintf(buf, n, "it has %s and %s", rate, time);
 }
 
@@ -412,12 +437,14 @@ void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "no other ordinal has a rate");
 }
 
-/* Why ordinal i's key is of no use to the merge rule: "ordinal 0 has no total_time", or
- * the warning's reason for a value it has ("ordinal 0 has an unusable total_samples: too
- * large for a count"). */
-static void unusable_why(char *buf, size_t n, size_t i, const char *key, const char *bad)
+/* Why ordinal o (i) and its key are of no use to the merge rule: "ordinal 0 has no total_time",
+ * the warning's reason for a value it has ("ordinal 0 has an unusable total_samples: too large
+ * for a count"), or "ordinal 0 is not an object". */
+static void unusable_why(char *buf, size_t n, size_t i, const struct cb_ordinal *o, const char *key, const char *bad)
 {
-	if (bad)
+	if (o->not_object)
+		snprintf(buf, n, "ordinal %zu is not an object", i);
+	else if (bad)
 		snprintf(buf, n, "ordinal %zu has an unusable %s: %s", i, key, bad);
 	else
 		snprintf(buf, n, "ordinal %zu has no %s", i, key);
@@ -436,9 +463,9 @@ void cb_recompute(struct cb_perf *p)
 	for (size_t i = 0; i < p->nord && !p->c_why[0]; i++) {
 		const struct cb_ordinal *o = &p->ord[i];
 		if (!o->has_samples)
-			unusable_why(p->c_why, sizeof(p->c_why), i, "total_samples", o->bad_samples);
+			unusable_why(p->c_why, sizeof(p->c_why), i, o, "total_samples", o->bad_samples);
 		else if (time == 0 && !o->has_time && !o->zero_time) /* a 0 is passed over, as upstream's */
-			unusable_why(p->c_why, sizeof(p->c_why), i, "total_time", o->bad_time);
+			unusable_why(p->c_why, sizeof(p->c_why), i, o, "total_time", o->bad_time);
 		samples += (double)o->total_samples;
 		if (time == 0 && o->has_time)
 			time = o->total_time;

@@ -556,9 +556,20 @@ static void load_no_results(struct run *run, struct sweep_set *s, size_t first, 
 		 "with no values");
 }
 
+/* Artifacts config r's p99 request latency as GenAI-Perf exported it, which an analyze or
+ * checkpoint row repeats: the stored one even where the recomputed one differs and is used. */
+static bool exported_p99(const struct sweep_cfg *r, double *v)
+{
+	if (!sweep_value(r, SM_LATENCY, SS_P99, v))
+		return false;
+	if (r->differs[SM_LATENCY] && r->stored.has[SM_LATENCY][SS_P99])
+		*v = r->stored.v[SM_LATENCY][SS_P99];
+	return true;
+}
+
 /* The run directory of an analyze/checkpoint config: an artifacts config of the same
- * load with the same concurrency / request rate and the same p99 request latency (the
- * analyze CSV rounds it to 2 decimals). SIZE_MAX when none. */
+ * load with the same concurrency / request rate and the same exported p99 request latency
+ * (the analyze CSV rounds it to 2 decimals). SIZE_MAX when none. */
 static size_t duplicate_of(const struct sweep_set *s, size_t first, const struct sweep_cfg *c)
 {
 	double a, b;
@@ -566,7 +577,7 @@ static size_t duplicate_of(const struct sweep_set *s, size_t first, const struct
 		return SIZE_MAX;
 	for (size_t i = first; i < s->ncfg; i++) {
 		const struct sweep_cfg *r = &s->cfg[i];
-		if (strcmp(r->source, "artifacts") != 0 || !sweep_value(r, SM_LATENCY, SS_P99, &b) ||
+		if (strcmp(r->source, "artifacts") != 0 || !exported_p99(r, &b) ||
 		    fabs(a - b) > 0.0051)
 			continue;
 		bool same = false;

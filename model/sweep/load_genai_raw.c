@@ -4,7 +4,8 @@
  * responses preprocessed as llm_profile_data_parser does (splintered SSE chunks
  * merged, responses without generated text dropped), then request latency, TTFT,
  * TTST, ITL, per-user token rate, request count and throughput with numpy-linear
- * percentiles, cross-checked against the exported values. A request with a response
+ * percentiles, cross-checked against the exported values (a metric that disagrees is
+ * taken as recomputed: sweep_cfg.differs). A request with a response
  * before it (or before the response ahead), or whose first response comes more than a
  * day after it (a timestamp of 0, or of another clock), is warned about and gives no
  * times (it still counts as sent). A file
@@ -324,8 +325,10 @@ static double crosscheck_tol(const struct sweep_cfg *c, enum sweep_metric m, int
 }
 
 /* Compare recomputed against exported values where the export does not depend on a
- * tokenizer we cannot run. */
-static void calc_crosscheck(const struct sweep_cfg *c, struct run *run, const char *path)
+ * tokenizer we cannot run. A metric with a value that disagrees is marked (differs): its
+ * recomputed values, from the requests in front of us, are the ones used (sweep_value); the
+ * warning keeps the stored one. */
+static void calc_crosscheck(struct sweep_cfg *c, struct run *run, const char *path)
 {
 	static const enum sweep_metric ms[] = { SM_LATENCY, SM_TTFT, SM_TTST, SM_RPS, SM_COUNT, SM_TPS };
 	for (size_t i = 0; i < ARRAY_LEN(ms); i++)
@@ -335,9 +338,11 @@ static void calc_crosscheck(const struct sweep_cfg *c, struct run *run, const ch
 				continue;
 			double a = c->stored.v[m][k], b = c->calc.v[m][k];
 			if (fabs(a - b) > crosscheck_tol(c, m, k)) {
+				const char *name = sweep_metric_info(m)->name;
 				diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-					 "recomputed %s %s is %.6g but the export says %.6g",
-					 sweep_metric_info(m)->name, sweep_stat_name(k), b, a);
+					 "recomputed %s %s is %.6g but the export says %.6g; the recomputed %s is used",
+					 name, sweep_stat_name(k), b, a, name);
+				c->differs[m] = true;
 			}
 		}
 }

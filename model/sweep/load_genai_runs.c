@@ -86,6 +86,7 @@ static void analyze_perf_row(struct run *run, struct sweep_set *s, const struct 
 		if (genai_cell_value(run, path, r->line[i], field, genai_cell(r, i, j), &v, bad)) {
 			c->stored.v[m][st] = v;
 			c->stored.has[m][st] = true;
+			c->stored_csv[m][st] = true; /* {:.2f} */
 			c->has_stored = true;
 		}
 	}

@@ -5,7 +5,9 @@
  * next to the recomputation (nat_recompute) so the views can show where they differ;
  * the jobs of one calc output directory are merged as the calculator's offline mode
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
- * warned about with its offset (sweep_bad_json) and left out; a calc_data key that is not
+ * warned about with its offset (sweep_bad_json) and left out; a p95 of 0, which the calculator
+ * leaves out of the fits as not measured (formats.md §4.3), is missing too, with a note
+ * (unmeasured); a calc_data key that is not
  * a concurrency as the calculator's reader takes one (conc_key: "4", "4.0"; not "inf",
  * "16.5" or "0x10") is warned about with its offset and skipped; a concurrency given twice
  * in calc_data (the key "4" twice, or "1" and "1.0") is warned about with both offsets
@@ -148,8 +150,9 @@ struct nat_read {
 
 /* A time of entry obj (item: the per-item entry's id, or NULL): false when absent or
  * null, and when not a finite number (NaN, a string) or negative, which is also warned
- * about with its offset (sweep_bad_json) and counted. */
-static bool time_value(struct nat_read *rd, int obj, const char *key, const char *item, double *out)
+ * about with its offset (sweep_bad_json), counted and flagged in *unusable (may be NULL). */
+static bool time_value(struct nat_read *rd, int obj, const char *key, const char *item, double *out,
+		       bool *unusable)
 {
 	int t = json_get(rd->d, obj, key);
 	if (t < 0 || json_is_null(rd->d, t))
@@ -161,6 +164,8 @@ static bool time_value(struct nat_read *rd, int obj, const char *key, const char
 	snprintf(field, sizeof(field), "concurrency %s%s%s %s", rd->conc, item ? " item " : "", item ? item : "", key);
 	sweep_bad_json(rd->run, rd->path, rd->d, t, field, finite ? SWEEP_BAD_NEGATIVE : SWEEP_BAD_NOT_FINITE,
 		       &rd->bad);
+	if (unusable)
+		*unusable = true;
 	return false;
 }
 
@@ -176,9 +181,9 @@ static void read_items(struct nat_read *rd, int items, struct nat_point *p)
 		if (json_is_object(d, it)) {
 			char id[64];
 			json_strcpy(d, k, id, sizeof(id));
-			if (!time_value(rd, it, "llm_latency", id, &lat))
+			if (!time_value(rd, it, "llm_latency", id, &lat, NULL))
 				lat = NAN;
-			if (!time_value(rd, it, "workflow_runtime", id, &rt))
+			if (!time_value(rd, it, "workflow_runtime", id, &rt, NULL))
 				rt = NAN;
 		}
 		p->item_lat = xrealloc(p->item_lat, (p->nitems + 1) * sizeof(double));
@@ -187,6 +192,21 @@ static void read_items(struct nat_read *rd, int items, struct nat_point *p)
 		p->item_rt[p->nitems] = rt;
 		p->nitems++;
 	}
+}
+
+/* A p95 of key in obj read as v (*has): when 0, the calculator's "not measured", which it leaves
+ * out of the fits (formats.md §4.3 step 1), it is missing (*has false, *zero true), with a note at
+ * its offset. True when it is. */
+static bool unmeasured(struct nat_read *rd, int obj, const char *key, bool *has, double v, bool *zero)
+{
+	if (!*has || v != 0)
+		return false;
+	*has = false;
+	*zero = true;
+	diag_add(&rd->run->diags, DIAG_INFO, rd->path, -1, rd->d->tok[json_get(rd->d, obj, key)].start, -1,
+		 "concurrency %s %s 0 read as not measured: the calculator leaves a concurrency whose p95 is 0 "
+		 "or missing out of the fits", rd->conc, key);
+	return true;
 }
 
 /* A calc_data key as the calculator's reader (pydantic, dict[int, ...]) takes a
@@ -238,9 +258,11 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	if (sm < 0 || !json_is_object(d, sm))
 		sm = v; /* tolerate metrics directly in the entry */
 	struct nat_read rd = { run, path, d, kb, 0 };
-	p->has_lat = time_value(&rd, sm, "llm_latency_p95", NULL, &p->lat_p95);
-	p->has_rt = time_value(&rd, sm, "workflow_runtime_p95", NULL, &p->rt_p95);
-	p->has_total = time_value(&rd, sm, "total_runtime", NULL, &p->total_rt);
+	p->has_lat = time_value(&rd, sm, "llm_latency_p95", NULL, &p->lat_p95, &p->bad_lat);
+	p->has_rt = time_value(&rd, sm, "workflow_runtime_p95", NULL, &p->rt_p95, &p->bad_rt);
+	p->has_total = time_value(&rd, sm, "total_runtime", NULL, &p->total_rt, NULL);
+	bool zero = unmeasured(&rd, sm, "llm_latency_p95", &p->has_lat, p->lat_p95, &p->zero_lat);
+	zero |= unmeasured(&rd, sm, "workflow_runtime_p95", &p->has_rt, p->rt_p95, &p->zero_rt);
 	int al = json_get(d, sm, "alerts");
 	if (al >= 0 && json_is_object(d, al))
 		json_bool(d, json_get(d, al, "workflow_interrupted"), &p->interrupted);
@@ -259,7 +281,7 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 		if (json_int(d, json_get(d, ca, "num_items_greater_than_target_runtime"), &n))
 			p->s_items_rt = (long)n;
 	}
-	if ((p->has_lat || p->has_rt) && !(p->has_lat && p->has_rt))
+	if (!zero && (p->has_lat || p->has_rt) && !(p->has_lat && p->has_rt))
 		diag_add(&run->diags, DIAG_INFO, path, -1, d->tok[key].start, -1,
 			 "concurrency %s lacks a p95 latency or runtime; it is not fitted", kb);
 	return true;
@@ -554,7 +576,7 @@ void nat_recompute(struct nat_calc *n, const struct sweep_set *s)
 	size_t m = 0;
 	for (size_t i = 0; i < n->npt; i++) {
 		struct nat_point *p = &n->pt[i];
-		p->valid = p->has_lat && p->has_rt && p->lat_p95 != 0 && p->rt_p95 != 0 && !p->interrupted;
+		p->valid = p->has_lat && p->has_rt && !p->interrupted; /* a p95 of 0 is missing (unmeasured) */
 		if (!p->valid)
 			continue;
 		x[m] = p->conc;
@@ -602,6 +624,22 @@ void sweep_sizing_needs(const struct sweep_set *s, const char *target_opt, doubl
 	for (size_t i = 0; i < k && used < n; i++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
 					  miss[i]);
+}
+
+const char *nat_p95_why(const struct nat_point *p, bool lat, bool out_of_fits)
+{
+	static const char *const why[2][3][2] = {
+		{ { "no p95 workflow runtime", "no p95 workflow runtime, out of the fits" },
+		  { "p95 workflow runtime 0 (not measured)", "p95 workflow runtime 0 (not measured), out of the fits" },
+		  { "unusable p95 workflow runtime", "unusable p95 workflow runtime, out of the fits" } },
+		{ { "no p95 LLM latency", "no p95 LLM latency, out of the fits" },
+		  { "p95 LLM latency 0 (not measured)", "p95 LLM latency 0 (not measured), out of the fits" },
+		  { "unusable p95 LLM latency", "unusable p95 LLM latency, out of the fits" } },
+	};
+	if (lat ? p->has_lat : p->has_rt)
+		return NULL;
+	int k = (lat ? p->zero_lat : p->zero_rt) ? 1 : (lat ? p->bad_lat : p->bad_rt) ? 2 : 0;
+	return why[lat][k][out_of_fits];
 }
 
 void nat_point_alerts(const struct nat_point *p, bool stored, char out[8])

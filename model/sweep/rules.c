@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.c: the sweep family's finding rules (poor fit, outliers removed, throughput
  * saturation, constraint failures (the first named in the sweep table's order),
- * stored-vs-recomputed sizing (every stored fit that differs named) and the Cerebras
- * aggregate mismatch), read from the model after sweep_derive(); the saturation finding
+ * stored-vs-recomputed sizing (every stored fit that differs named), the Cerebras
+ * aggregate mismatch and slow ordinal (said hidden by the merge rule only when it is:
+ * slow_hidden)), read from the model after sweep_derive(); the saturation finding
  * names the latency statistic its test weighed and, when another, the one the Sweep pane
  * plots, and says, as the headline does, that the knee is at or before the level found
  * when a level before it was not weighed (naming it, advising no level past what was
@@ -320,6 +321,31 @@ void sweep_cb_rel_text(double rel_rate, char *buf, size_t n)
 	numfmt_same_side(rel_rate * 100, (rel_rate < CB_SLOW_HIGH ? CB_SLOW_HIGH : CB_SLOW_RATIO) * 100, 0, buf, n);
 }
 
+/* What the merge rule's aggregate makes of p's slow ordinals, into agg: it hides them when the
+ * longest ordinal time gives another rate than the first non-zero one (true when the rates differ as
+ * shown); it hides nothing when the first non-zero time is the longest. True when it hides them. */
+static bool slow_hidden(const struct cb_perf *p, char *agg, size_t n)
+{
+	char first[32], longest[32];
+	if (!p->has_c || !(p->c_wall_time > 0)) {
+		snprintf(agg, n, "The merge-rule aggregate is n/a (%s).",
+			 p->has_c ? "no ordinal total_time" : p->c_why);
+		return false;
+	}
+	snprintf(first, sizeof(first), "%.6g", p->c_sps);
+	snprintf(longest, sizeof(longest), "%.6g", p->c_samples / p->c_wall_time);
+	bool hides = strcmp(first, longest) != 0;
+	if (hides)
+		snprintf(agg, n, "The aggregate takes the first non-zero ordinal's total_time (%.6g s), so its %s "
+			 "samples/s hides it; over the longest ordinal time (%.6g s) the job made %s samples/s.",
+			 p->c_time, first, p->c_wall_time, longest);
+	else
+		snprintf(agg, n, "The aggregate's %s samples/s (Σ samples over the first non-zero ordinal's "
+			 "total_time, %.6g s) is also the rate over the longest ordinal time (%.6g s): the merge "
+			 "rule hides nothing here.", first, p->c_time, p->c_wall_time);
+	return hides;
+}
+
 static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 {
 	struct sweep_set *s = sweep_derived(run);
@@ -338,21 +364,15 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
 		sweep_cb_rel_text(o->rel_rate, pct, sizeof(pct));
 		snprintf(title, sizeof(title), "Cerebras ordinal %ld runs at %s%% of its siblings' rate",
 			 p->slowest, pct);
-		if (p->has_c && p->c_wall_time > 0)
-			snprintf(agg, sizeof(agg), "The aggregate takes the first non-zero ordinal's total_time "
-				 "(%.6g s), so its %.6g samples/s hides it; over the longest ordinal time "
-				 "(%.6g s) the job made %.6g samples/s.", p->c_time, p->c_sps, p->c_wall_time,
-				 p->c_samples / p->c_wall_time);
-		else
-			snprintf(agg, sizeof(agg), "The merge-rule aggregate is n/a (%s).",
-				 p->has_c ? "no ordinal total_time" : p->c_why);
+		bool hidden = slow_hidden(p, agg, sizeof(agg));
 		snprintf(detail, sizeof(detail),
 			 "%s: ordinal %ld (%zu slow of %zu) is below %.0f%% of the median rate of the "
 			 "other ordinals. %s", p->path, p->slowest, nslow, p->nord, CB_SLOW_RATIO * 100, agg);
 		findings_add(out, "CEREBRAS.SLOW_ORDINAL", high ? SEV_HIGH : SEV_MED,
 			     title, detail,
-			     "Check that ordinal's input pipeline and host (data loading, network); "
-			     "quote the rate over the longest ordinal time, not the stored aggregate.",
+			     hidden ? "Check that ordinal's input pipeline and host (data loading, network); "
+				      "quote the rate over the longest ordinal time, not the stored aggregate."
+				    : "Check that ordinal's input pipeline and host (data loading, network).",
 			     cfg_evidence("cerebras", sweep_cb_ordinal_ref(s, i, (size_t)p->slowest), p->path,
 					  "samples_per_sec"));
 	}
@@ -362,7 +382,7 @@ static void rule_slow_ordinal(struct run *run, struct finding_list *out)
  * the first 8 ("0, 3") with the first one's reason. */
 static void unrated_ordinals(const struct cb_perf *p, struct not_judged *nj)
 {
-	char list[192] = "", why[96] = "";
+	char list[192] = "", why[160] = "";
 	size_t k = 0, unrated = 0;
 	for (size_t i = 0; i < p->nord; i++) {
 		if (p->ord[i].has_rel)

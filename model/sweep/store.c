@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the sweep model's storage (see sweep.h): metric, statistic and stimulus
- * names, adding configs and GPU telemetry, values, and the model's lifetime. */
+ * names, adding configs and GPU telemetry, values (stored, else recomputed; recomputed where
+ * the two differ: sweep_value), and the model's lifetime. */
 #include "model/sweep/sweep.h"
 
 #include <ctype.h>
@@ -148,17 +149,20 @@ struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *met
 	return g;
 }
 
+/* Where value (m, st) of c comes from (sweep_value's order), NULL when neither has it. */
+static const struct sweep_stats *value_source(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st)
+{
+	const struct sweep_stats *first = c->differs[m] ? &c->calc : &c->stored;
+	const struct sweep_stats *then = c->differs[m] ? &c->stored : &c->calc;
+	return first->has[m][st] ? first : then->has[m][st] ? then : NULL;
+}
+
 static bool raw_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out)
 {
-	if (c->stored.has[m][st]) {
-		*out = c->stored.v[m][st];
-		return true;
-	}
-	if (c->calc.has[m][st]) {
-		*out = c->calc.v[m][st];
-		return true;
-	}
-	return false;
+	const struct sweep_stats *from = value_source(c, m, st);
+	if (from)
+		*out = from->v[m][st];
+	return from != NULL;
 }
 
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out)
@@ -167,6 +171,11 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 	if (m != SM_COUNT && raw_value(c, SM_COUNT, SS_AVG, &n) && n == 0)
 		return false; /* no successful request: its latencies and throughputs measure nothing */
 	return raw_value(c, m, st, out);
+}
+
+int sweep_value_decimals(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, int dec)
+{
+	return dec > 2 && value_source(c, m, st) == &c->stored && c->stored_csv[m][st] ? 2 : dec;
 }
 
 /* The percentile Q of a statistic, or 0 for avg, min, max, std. */

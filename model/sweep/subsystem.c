@@ -6,8 +6,10 @@
  * one; Cerebras rate and slow ordinal; before them the directories that could not be
  * listed and the level or job files that gave nothing) and the model's lifetime
  * (store.c). Of several series, NAT calculators or Cerebras files the headline names
- * each, details three (those with a verdict first) and counts and names the rest; its
- * figures follow the display rule (sweep_num_text). */
+ * each, details three (those with a verdict first) and counts and names the rest; a NAT
+ * calculator or Cerebras file beside any other input (a GenAI-Perf sweep, a NAT beside a
+ * Cerebras file) is named too, never merged silently into one run's lines; its figures
+ * follow the display rule (sweep_num_text). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,7 +251,7 @@ static bool nat_estimate_summary(const struct sweep_set *s, const char *what, co
 	return true;
 }
 
-/* A NAT calculator (name: its job directory, or NULL when it is the only one): the fits of p95 LLM
+/* A NAT calculator (name: its job directory, or NULL when it is the run's only input): the fits of p95 LLM
  * latency and workflow runtime against concurrency, and the GPU estimates, stored or recomputed, or
  * what they need. */
 static void nat_calc_summary(const struct sweep_set *s, const struct nat_calc *n, const char *name,
@@ -282,8 +284,25 @@ static bool nat_has_verdict(const struct sweep_set *s, const struct nat_calc *n)
 	       (targets && s->target_runtime > 0 && !n->c_est_rt.ok);
 }
 
+/* The NAT calculators the headline speaks for (a merge speaks for its jobs). */
+static size_t nat_top_count(const struct sweep_set *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nnat; i++)
+		n += s->nat[i].merge_into < 0;
+	return n;
+}
+
+/* Whether the headline names each NAT calculator and Cerebras file: the run holds more than one
+ * input (several of them, or one beside another kind or a GenAI-Perf sweep). */
+static bool inputs_named(const struct sweep_set *s)
+{
+	return nat_top_count(s) + s->ncb + (s->ncfg > 0) > 1;
+}
+
 /* NAT calculators (a merge speaks for its jobs), those with a verdict first, SUMMARY_EACH of them in
- * full, each named by its job directory when there are several; the others counted and named. */
+ * full, each named by its job directory when the run has other inputs (inputs_named); the others
+ * counted and named. */
 static void nat_summary(const struct sweep_set *s, struct summary *out)
 {
 	size_t *idx = xcalloc(s->nnat + 1, sizeof(*idx)), n = 0;
@@ -299,7 +318,7 @@ static void nat_summary(const struct sweep_set *s, struct summary *out)
 		const struct nat_calc *c = &s->nat[idx[order[k]]];
 		char *name = dir_of(c->path, "calc_runner_output.json");
 		if (k < SUMMARY_EACH)
-			nat_calc_summary(s, c, n > 1 ? name : NULL, out);
+			nat_calc_summary(s, c, inputs_named(s) ? name : NULL, out);
 		else
 			more_add(&more, name, verdict[order[k]]);
 		free(name);
@@ -338,7 +357,7 @@ static void cb_no_rate_summary(const struct cb_perf *p, const char *prefix, stru
 	summary_add(out, TONE_WARN, "Cerebras", "%srate n/a: %s, %s, no ordinals", prefix, sps, global);
 }
 
-/* A Cerebras file (prefix: "NAME: " naming it when there are several, else ""): the rate (the merge
+/* A Cerebras file (prefix: "NAME: " naming it beside other inputs, else ""): the rate (the merge
  * rule's over the ordinals, else the stored one), whether the stored aggregate disagrees, the FLOPs
  * utilization, the slowest slow ordinal. */
 static void cb_file_summary(const struct cb_perf *p, const char *prefix, struct summary *out)
@@ -379,7 +398,7 @@ static bool cb_has_verdict(const struct cb_perf *p)
 }
 
 /* Cerebras performance.json files, those with a verdict first, SUMMARY_EACH of them in full, each named
- * by its model directory when there are several; the others counted and named. */
+ * by its model directory when the run has other inputs (inputs_named); the others counted and named. */
 static void cb_summary(const struct sweep_set *s, struct summary *out)
 {
 	bool *verdict = xcalloc(s->ncb + 1, sizeof(*verdict));
@@ -392,7 +411,7 @@ static void cb_summary(const struct sweep_set *s, struct summary *out)
 		char *file_dir = dir_of(p->path, "performance.json"), *name = dir_of(file_dir, "performance");
 		char *prefix = xasprintf("%s: ", name);
 		if (k < SUMMARY_EACH)
-			cb_file_summary(p, s->ncb > 1 ? prefix : "", out);
+			cb_file_summary(p, inputs_named(s) ? prefix : "", out);
 		else
 			more_add(&more, name, verdict[order[k]]);
 		free(prefix);

@@ -78,9 +78,12 @@ struct sweep_cfg {
 	char *wl[WL_N];      /* workload keys (sanitized; model_names joined by ","), NULL unrecorded */
 	struct sweep_stats stored;  /* from *_genai_perf.json (full precision), else CSV */
 	bool has_stored;
-	bool stored_csv[SM_N][SS_N]; /* that stored value came from the CSV (2 decimals) */
+	bool stored_csv[SM_N][SS_N]; /* that stored value came from a CSV (2 decimals: *_genai_perf.csv,
+				      * the analyze CSV) */
 	struct sweep_stats calc;    /* recomputed from the raw profile export */
 	bool has_calc;
+	bool differs[SM_N];         /* a recomputed value of that metric disagrees with the stored one
+				     * (warned, load_genai_raw.c): its recomputed values are used */
 	/* derived by sweep_rank() */
 	double score;               /* mean weighted gain vs the others, in percent */
 	bool has_score;
@@ -128,6 +131,9 @@ struct nat_point {
 	double conc;
 	double lat_p95, rt_p95, total_rt;
 	bool has_lat, has_rt, has_total;
+	bool zero_lat, zero_rt;              /* a p95 of 0, the calculator's "not measured": read as
+					      * missing (has_* false), with a note (formats.md §4.3) */
+	bool bad_lat, bad_rt;                /* a p95 there but unusable (warned): missing */
 	bool interrupted;
 	bool valid;                          /* used for the fits */
 	/* stored */
@@ -177,9 +183,10 @@ struct cb_ordinal {
 	bool has_rate, has_time, has_samples;
 	bool zero_time, zero_rate;           /* total_time 0, samples_per_sec 0 beside it: read as
 					      * missing (has_* false), the Model Zoo's "unknown" */
-	const char *bad_time, *bad_samples;  /* there but unusable, why in the loaders' one wording
-					      * ("not a finite number", "negative", "not an integer",
-					      * "too large for a count"; warned), else NULL */
+	const char *bad_rate, *bad_time, *bad_samples; /* there but unusable, why in the loaders' one
+					      * wording ("not a finite number", "negative", "not an
+					      * integer", "too large for a count"; warned), else NULL */
+	bool not_object;                     /* the ordinal is no JSON object (warned): nothing read */
 	/* derived by cb_recompute: rate (samples_per_sec, else samples / time) over the
 	 * median rate of the other ordinals; slow below CB_SLOW_RATIO */
 	double rel_rate;
@@ -188,7 +195,8 @@ struct cb_ordinal {
 
 /* An ordinal whose rate is below this fraction of the median of its siblings' rates is
  * slow (CEREBRAS.SLOW_ORDINAL; high below CB_SLOW_HIGH): the merge rule takes the first
- * non-zero ordinal's total_time, so the aggregate rate hides it. */
+ * non-zero ordinal's total_time, so the aggregate rate hides it when the longest ordinal
+ * time is longer (rules.c says which). */
 #define CB_SLOW_RATIO 0.8
 #define CB_SLOW_HIGH 0.5
 /* An ordinal's rate relative to its siblings' (rel_rate) as a percent with no decimals,
@@ -336,9 +344,14 @@ bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* st is a percentile whose confidence cannot be judged: the config's request count is
  * unknown (older GenAI-Perf exports); the report, the pane and the view say n/a. */
 bool sweep_confidence_unjudged(const struct sweep_cfg *c, enum sweep_stat st);
-/* The value a view / objective uses: stored, else recomputed. False for every metric
- * but the request count when that count is 0 (nothing was measured). */
+/* The value a view / objective uses: stored, else recomputed; recomputed, else stored, for a
+ * metric whose recomputation from the raw export disagrees with the stored value (differs:
+ * the requests in front of us win, the stored value is in the warning). False for every
+ * metric but the request count when that count is 0 (nothing was measured). */
 bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, double *out);
+/* dec, or 2 when fewer and the value sweep_value gives was read from a CSV, which rounds to 2
+ * decimals (stored_csv): a report never shows the CSV's 0.06 as "0.060". */
+int sweep_value_decimals(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, int dec);
 
 /* The distinct recorded values of workload key k over the configs, sorted, joined by
  * " / " ("auto / llama-70b"); NULL when no config records it. The caller frees. */
@@ -395,13 +408,19 @@ void sweep_sizing_needs(const struct sweep_set *s, const char *target_opt, doubl
 /* The calculator's Alerts column: "" or "!" + W (interrupted), L / R (latency /
  * runtime outlier, stored or recomputed flags), into out[8]. */
 void nat_point_alerts(const struct nat_point *p, bool stored, char out[8]);
+/* Why p has no p95 LLM latency (lat) or workflow runtime to fit, NULL when it has one: "p95 LLM
+ * latency 0 (not measured)", "unusable p95 workflow runtime" (warned), "no p95 LLM latency"; with
+ * out_of_fits, ending ", out of the fits" (said of a point shown by its other p95). Static text. */
+const char *nat_p95_why(const struct nat_point *p, bool lat, bool out_of_fits);
 /* Recompute the Cerebras merge-rule aggregate and mismatch flags. */
 void cb_recompute(struct cb_perf *p);
 /* The file stores an aggregate to check (samples_per_sec, total_samples or total_time):
  * without one, mismatch is not judged (false, and no "no"). */
 bool cb_has_aggregate(const struct cb_perf *p);
 /* Why ordinal i has no rate against its siblings (has_rel false), as "it has
- * samples_per_sec 0 and total_time 0" or "no other ordinal has a rate". */
+ * samples_per_sec 0 and total_time 0", "it has an unusable samples_per_sec (not a finite
+ * number) and no total_samples", "it is not an object" or "no other ordinal has a rate"
+ * (n: 160 holds any of them). */
 void cb_unrated_why(const struct cb_perf *p, size_t i, char *buf, size_t n);
 
 /* The files each loader's load of directory dir reads, by its own discovery (identity.c:

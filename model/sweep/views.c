@@ -5,7 +5,8 @@
  * time column's name ends in its unit (latency_p50_ms, total_time_s: sweep_metric_suffix;
  * sizing's fits are in seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency).
  * sizing's and sizing_points' differs says "no" only when everything stored was compared,
- * "n/a" when a stored value could not be (its targets not given: differs_text). */
+ * "n/a" when a stored value could not be (its targets not given: differs_text); sweep's
+ * recomputed names the metrics whose recomputed values differ from the export's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,25 @@ static void add_metric_cols(struct table *t, const struct sweep_set *s, struct s
 			c->met[sys[i]][SS_AVG] = add_metric_col(t, sys[i], SS_AVG, 10, 2);
 }
 
+/* The recomputed cell: "no" without a raw export, "yes" when every value compared agrees,
+ * "yes, differs: request_latency, request_throughput" naming the metrics whose recomputed
+ * values disagree with the stored ones (the recomputed ones are shown: sweep_value). */
+static void recomputed_text(const struct sweep_cfg *c, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%s", c->has_calc ? "yes" : "no");
+	const char *sep = ", differs: ";
+	for (int m = 0; m < SM_N && k < n; m++)
+		if (c->differs[m]) {
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", sep, sweep_metric_info(m)->name);
+			sep = ", ";
+		}
+}
+
+static const char *const recomputed_doc =
+	"yes: recomputed from the raw profile export, agreeing with the summary export where both have a "
+	"value; yes, differs: METRIC: that metric's recomputed values disagree with the export's (warned in "
+	"the sources view) and are the ones shown and judged; no: no raw export; ";
+
 static bool has_sweep(const struct sweep_set *s)
 {
 	return s && s->ncfg > 0;
@@ -145,6 +165,7 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 	c.tail99 = table_add_col(t, "requests_beyond_p99", COL_NUM, 6, 1);
 	c.lowconf = table_add_col(t, "low_confidence", COL_TEXT, 12, 0);
 	c.recomputed = table_add_col(t, "recomputed", COL_TEXT, 10, 0);
+	table_col_doc(t, c.recomputed, recomputed_doc);
 	/* on a narrow screen: the level, the verdict, then the tail latencies and throughputs */
 	table_col_prio(t, c.stim_value, 9);
 	table_col_prio(t, c.pass, 8);
@@ -179,14 +200,15 @@ static struct table *build_sweep(struct run *run, char *err, size_t errn)
 			if (c.streaming >= 0 && cf->has_streaming)
 				table_set_text(t, r, c.streaming, cf->streaming ? "yes" : "no");
 			double tail;
-			char low[48];
+			char low[48], recomp[256];
 			if (sweep_tail(cf, SS_P95, &tail))
 				table_set_num(t, r, c.tail95, tail);
 			if (sweep_tail(cf, SS_P99, &tail))
 				table_set_num(t, r, c.tail99, tail);
 			lowconf_text(cf, low, sizeof(low));
 			table_set_text(t, r, c.lowconf, low);
-			table_set_text(t, r, c.recomputed, cf->has_calc ? "yes" : "no");
+			recomputed_text(cf, recomp, sizeof(recomp));
+			table_set_text(t, r, c.recomputed, recomp);
 			table_set_num_opt(t, r, c.score, cf->score, cf->has_score);
 			table_set_num_opt(t, r, c.rank, cf->rank, cf->rank > 0);
 			if (s->ncon) /* no constraint given: nothing judged, no pass */
@@ -230,8 +252,18 @@ static const char *const differs_doc =
 struct sizing_src {
 	const char *source, *file;
 	size_t jobs;             /* NAT files behind the fit: 1, or a merge's job count */
+	size_t points;           /* valid points, the outliers the fit removed included */
 	bool nat;
 };
+
+/* The points of n both fits take (valid), fitted or not: 1 for a file with one. */
+static size_t nat_valid_points(const struct nat_calc *n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n->npt; i++)
+		k += n->pt[i].valid;
+	return k;
+}
 
 static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 		       const struct sizing_src *src, const char *metric, const struct sweep_fit *sf,
@@ -245,7 +277,7 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 	table_set_text(t, r, c->file, src->file);
 	table_set_num_opt(t, r, c->jobs, (double)src->jobs, src->nat);
 	table_set_text(t, r, c->metric, metric);
-	table_set_num(t, r, c->points, (double)cf->nused + (double)cf->nout);
+	table_set_num(t, r, c->points, (double)src->points);
 	if (has_sf) {
 		table_set_num(t, r, c->s_slope, sf->slope);
 		table_set_num(t, r, c->s_icpt, sf->intercept);
@@ -338,7 +370,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	for (size_t i = 0; i < s->nnat; i++) {
 		const struct nat_calc *n = &s->nat[i];
 		struct sizing_src src = { n->merged ? "nat merged" : "nat", n->path,
-					  n->merged ? n->njobs : 1, true };
+					  n->merged ? n->njobs : 1, nat_valid_points(n), true };
 		sizing_row(t, &c, sweep_sizing_ref(i, false), &src, "llm_latency_p95", &n->s_fit_lat, n->has_s_fit_lat,
 			   &n->c_fit_lat, s->target_latency, &n->c_est_lat, n->s_gpu_lat,
 			   n->has_s_gpu_lat, s);
@@ -351,7 +383,7 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 		if (!se->has_fit)
 			continue;
 		struct sweep_fit none = { 0 };
-		struct sizing_src src = { "genai-perf", se->name, 0, false };
+		struct sizing_src src = { "genai-perf", se->name, 0, se->fit.nused + se->fit.nout, false };
 		sizing_row(t, &c, -1 - (long)i, &src, "request_latency_p95", &none, false, &se->fit,
 			   s->target_latency, &se->est, 0, false, s);
 	}

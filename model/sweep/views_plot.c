@@ -114,6 +114,14 @@ static void axis_label(char *buf, size_t n, double y)
 	snprintf(buf, n, "%*.*s ", GUTTER - 2, GUTTER - 2, v);
 }
 
+/* The y value of plot row r: y1 at the top, y0 at the bottom, exactly; rounding noise around 0
+ * (1e-16 where the rows' steps cross it) is 0, so no label reads "-0". */
+static double row_value(const struct frame *f, int r)
+{
+	double y = r == f->ph - 1 ? f->y0 : f->y1 - (f->y1 - f->y0) * r / (f->ph - 1);
+	return fabs(y) < 1e-9 * (f->y1 - f->y0) ? 0 : y;
+}
+
 static char *row_text(const char *gutter, const unsigned char *cells, int n, const char *const *g,
 		      const char *axis)
 {
@@ -153,7 +161,7 @@ char **plot_render(const struct plot_spec *p, int w, int h, bool ascii)
 	for (int r = 0; r < f.ph; r++) {
 		char gutter[GUTTER + 8];
 		if (r == 0 || r == f.ph - 1 || r == f.ph / 2)
-			axis_label(gutter, sizeof(gutter), f.y1 - (f.y1 - f.y0) * r / (f.ph - 1));
+			axis_label(gutter, sizeof(gutter), row_value(&f, r));
 		else
 			snprintf(gutter, sizeof(gutter), "%*s", GUTTER - 1, "");
 		rows[r] = row_text(gutter, grid + r * f.pw, f.pw, g, ascii ? "|" : "│");
@@ -305,22 +313,15 @@ static void nat_title_source(const struct nat_calc *n, char *title, size_t cap)
 }
 
 /* Why point pt is not plotted in the latency (lat) or runtime plot: the calculator leaves it
- * out of both fits (nat_recompute), or NULL. */
+ * out of both fits (nat_recompute: interrupted, or a p95 missing, unusable or 0), or NULL. */
 static const char *nat_skip(const struct nat_point *pt, bool lat)
 {
-	bool has_v = lat ? pt->has_lat : pt->has_rt, has_o = lat ? pt->has_rt : pt->has_lat;
-	double v = lat ? pt->lat_p95 : pt->rt_p95;
 	if (pt->valid)
 		return NULL;
 	if (pt->interrupted)
 		return "interrupted";
-	if (!has_v)
-		return lat ? "no p95 LLM latency" : "no p95 workflow runtime";
-	if (v == 0)
-		return lat ? "p95 LLM latency 0, out of the fits" : "p95 workflow runtime 0, out of the fits";
-	if (!has_o)
-		return lat ? "no p95 workflow runtime, out of the fits" : "no p95 LLM latency, out of the fits";
-	return lat ? "p95 workflow runtime 0, out of the fits" : "p95 LLM latency 0, out of the fits";
+	const char *own = nat_p95_why(pt, lat, false);
+	return own ? own : nat_p95_why(pt, !lat, true);
 }
 
 static bool nat_spec(const struct sweep_set *s, const struct nat_calc *n, enum plot_kind kind,

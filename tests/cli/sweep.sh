@@ -6,8 +6,10 @@
 # (seconds, GenAI-Perf's too: intercept_s, slope_s_per_concurrency, as the report), objectives and
 # constraints (request and GPU telemetry metrics; malformed terms exit 2), bad options,
 # the sizing note naming only the options not given, a slow Cerebras ordinal's rate
-# shown on its verdict's side of the threshold (79.996%, not 80%),
-# the rules a short, unconstrained sweep cannot judge, the file's stored GPU estimate in
+# shown on its verdict's side of the threshold (79.996%, not 80%), and said hidden by the merge
+# rule only when the longest ordinal time is longer than the first (equal times hide nothing),
+# the rules a short, unconstrained sweep cannot judge (a NAT file of one valid point: its
+# sizing rows count that point), the file's stored GPU estimate in
 # the headline without targets (tests/cli/sweep_headline.sh has the rest) and its stored rough
 # estimates in the report's table, marked as stored, a differs of n/a (never no) where a stored
 # value could not be recomputed for want of a target, SIZING.STORED_DIFFERS naming every stored
@@ -240,6 +242,22 @@ printf '{\n    "compile_time": 1.0,\n    "est_samples_per_sec": 0,\n    "ordinal
 grep -q '^med,CEREBRAS.SLOW_ORDINAL,Cerebras ordinal 2 runs at 60% of its siblings.*240 samples/s' "$TMP/cb4.csv" &&
 	! grep -q 'AGGREGATE_MISMATCH' "$TMP/cb4.csv"
 tap_rc $? "one slow ordinal (60% of its siblings): CEREBRAS.SLOW_ORDINAL with the rate over the longest time"
+grep -q 'so its 400 samples/s hides it; over the longest ordinal time (16.6667 s) the job made 240 samples/s' \
+	"$TMP/cb4.csv" && grep -q '; quote the rate over the longest ordinal time, not the stored aggregate\."$' "$TMP/cb4.csv"
+tap_rc $? "... which the merge rule hides (its time is the longest): the advice quotes the rate over it"
+# the same slow ordinal over the same 10 s as the others (400 samples): the aggregate's rate is the rate
+# over the longest time, so the merge rule hides nothing and the advice asks for no other rate
+mkdir -p "$TMP/cb4t"
+sed 's/60.0, "total_samples": 1000, "total_time": 16.666666666666668/40.0, "total_samples": 400, "total_time": 10.0/
+	s/"samples_per_sec": 400.0/"samples_per_sec": 340.0/; s/"total_samples": 4000/"total_samples": 3400/' \
+	"$CB4/performance.json" >"$TMP/cb4t/performance.json"
+"$BIN" --export findings "$TMP/cb4t" >"$TMP/cb4t.csv" 2>/dev/null
+grep -q "The aggregate's 340 samples/s (Σ samples over the first non-zero ordinal's total_time, 10 s) is also \
+the rate over the longest ordinal time (10 s): the merge rule hides nothing here\.\",\"Check that ordinal's input \
+pipeline and host (data loading, network)\.\"$" "$TMP/cb4t.csv" &&
+	grep -q "^high,CEREBRAS.SLOW_ORDINAL," "$TMP/cb4t.csv" &&
+	! grep -q 'hides it\|quote the rate' "$TMP/cb4t.csv" && ! grep -q AGGREGATE_MISMATCH "$TMP/cb4t.csv"
+tap_rc $? "a slow ordinal over the same time as the others: the merge rule said to hide nothing, no advice to requote"
 "$BIN" --print --color never "$CB4" 2>/dev/null >"$TMP/cb4.txt"
 grep -q '^  Cerebras  *400.00 samples/s over 4 ordinals (merge rule)$' "$TMP/cb4.txt" &&
 	grep -q "^  slow ordinal  *ordinal 2 at 60% of the other ordinals' median rate$" "$TMP/cb4.txt"
@@ -291,6 +309,9 @@ nat_job "$TMP/nat1/online/job_1752000000" 1752000000 "4 5.67581 1.50682"
 grep -q "^  - fit of p95 LLM latency in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt" &&
 	grep -q "^  - fit of p95 workflow runtime in .*calc_runner_output.json (fewer than 2 valid points)$" "$TMP/nat1.txt"
 tap_rc $? "NAT sizing of one concurrency: the fits (R², outliers) listed as not judged, and why"
+"$BIN" --export sizing "$TMP/nat1" 2>/dev/null | cut -d, -f4,5 >"$TMP/nat1_sizing.csv"
+tap_eq "... and --export sizing counts its one valid point (points 1, not 0)" \
+	"metric,points llm_latency_p95,1 workflow_runtime_p95,1 " "$(tr '\n' ' ' <"$TMP/nat1_sizing.csv")"
 nat_job "$TMP/nat2p/online/job_1752000000" 1752000000 "4 5.67581 1.50682" "8 7.90895 2.10668"
 "$BIN" --print --color never "$TMP/nat2p" >"$TMP/nat2p.txt" 2>/dev/null
 grep -q "^  - fit quality of p95 LLM latency in .*calc_runner_output.json (2 points: a line fits any two)$" \

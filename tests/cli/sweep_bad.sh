@@ -10,8 +10,13 @@
 # truncated JSON file (a raw GenAI-Perf export) the byte offset where it ended and an
 # invalid one (Cerebras) where the parser stopped; a
 # Cerebras value that is non-finite is warned about and the merge rule says it is
-# non-finite, not absent (a samples_per_sec of Infinity in the headline too); a key given
-# twice in a Cerebras file is warned about, the last used. A negative zero prints and
+# non-finite, not absent (a samples_per_sec of Infinity in the headline too); a Cerebras
+# record (the aggregate, an ordinal) is skipped once however many of its values are unusable,
+# an ordinal whose every value is unusable is not also said to have none, and the slow-ordinal
+# test says it is unusable (an ordinal that is no object: that it is not one); a key given
+# twice in a Cerebras file is warned about, the last used. A NAT p95 of 0, which the
+# calculator leaves out of the fits as not measured, is missing (empty, -) with a note, and
+# the report names the concurrencies left out of the fits and why. A negative zero prints and
 # exports as 0. A negative time, rate or count is warned about with its offset
 # or line and left out (never a constraint's pass; not judged when no config has a usable
 # value): a GenAI-Perf JSON or CSV statistic, an
@@ -155,10 +160,34 @@ tap_check "Cerebras: 1e20, 2000.5 and -5 samples and a negative time are warned 
 	 grep -qx "warning,$f,,,,113,,,ordinal 1 total_samples: $(uv "2000.5" "not an integer")" cn.csv &&
 	 grep -qx "warning,$f,,,,133,,,ordinal 1 total_time: $(uv "-10" "negative")" cn.csv &&
 	 grep -qx "warning,$f,,,,177,,,total_samples: $(uv "-5" "negative")" cn.csv &&
-	 grep -q "^file,$f,cerebras,,,,3,4,ok$" cn.csv'
+	 grep -q "^file,$f,cerebras,,,,3,3,ok$" cn.csv'
 "$BIN" --print --no-index --color never cn >cn.txt 2>/dev/null
 tap_check "Cerebras: the merge rule names the unusable total_samples, not a missing one" \
 	'grep -q "(ordinal 0 has an unusable total_samples: too large for a count)" cn.txt'
+
+# an ordinal whose values are all there but unusable, and one that is no object: each one
+# record skipped (2 of 5), no false "has no ..." warning, the not-judged reason says why
+mkdir -p ca
+printf '%s%s%s\n' '{"ordinals":[{"samples_per_sec":100,"total_samples":1000,"total_time":10},' \
+	'{"samples_per_sec":100,"total_samples":1000,"total_time":10},{"samples_per_sec":NaN,"total_samples":-5,' \
+	'"total_time":Infinity},"garbage"],"samples_per_sec":200,"total_samples":2000,"total_time":10}' \
+	>ca/performance.json
+sources ca >ca.csv
+"$BIN" --print --no-index --color never ca >ca.txt 2>/dev/null
+tap_check "Cerebras: an ordinal of unusable values is one record skipped, not said to have none" \
+	'grep -q "^file,ca/performance.json,cerebras,,,,5,2,ok$" ca.csv &&
+	 [ "$(grep -c "^warning.*ordinal 2" ca.csv)" = 3 ] && ! grep -q "has no samples_per_sec" ca.csv &&
+	 grep -q ",ordinal 3 is not an object$" ca.csv'
+tap_check "... the slow-ordinal test says it is unusable, or not an object, not that it has none" \
+	'grep -q "(not rated: the first: it has an unusable samples_per_sec (not a finite number) and an unusable \
+total_samples (negative))$" ca.txt && ! grep -q "it has no " ca.txt &&
+	 grep -q "merge rule not applied: ordinal 2 has an unusable total_samples: negative" ca.txt'
+sed 's/{"samples_per_sec":NaN,"total_samples":-5,"total_time":Infinity},//' ca/performance.json >ca/x.json &&
+	mkdir -p cg && mv ca/x.json cg/performance.json
+"$BIN" --print --no-index --color never cg >cg.txt 2>/dev/null
+tap_check "... an ordinal that is no object: the merge rule and the slow-ordinal test say so" \
+	'grep -q "merge rule not applied: ordinal 2 is not an object)$" cg.txt &&
+	 grep -q "(not rated: it is not an object)$" cg.txt'
 
 # a samples_per_sec that is there but unusable: the headline says so, not that it is absent
 mkdir -p ci/performance
@@ -190,18 +219,18 @@ tap_check "... warned about once in the aggregate, once in the ordinals, with bo
 mkdir -p cz/performance nz/online/job_1 gz/m-openai-chat-concurrency1
 printf '{"compile_time": -0, "samples_per_sec": 100.0, "total_samples": 1000, "total_time": 10.0}\n' \
 	>cz/performance/performance.json
-printf '{"calc_data": {"1": {"sizing_metrics": {"llm_latency_p95": -0, "workflow_runtime_p95": -0.0}}}}\n' \
-	>nz/online/job_1/calc_runner_output.json
+printf '{"calc_data": {"1": {"sizing_metrics": {%s}}}}\n' \
+	'"llm_latency_p95": 1, "workflow_runtime_p95": 2, "total_runtime": -0' >nz/online/job_1/calc_runner_output.json
 printf 'Metric,avg\nRequest Latency (ms),10.0\n\nMetric,Value\nOutput Token Throughput (tokens/sec),-0\n' \
 	>gz/m-openai-chat-concurrency1/profile_export_genai_perf.csv
 for d in cz nz gz; do "$BIN" --print --no-index --color never $d >$d.txt 2>/dev/null; done
 "$BIN" --export cerebras --no-index cz >cz.csv 2>/dev/null
 "$BIN" --export sizing_points --no-index nz >nz.csv 2>/dev/null
 "$BIN" --export sweep --no-index gz >gz.csv 2>/dev/null
-tap_check "a negative zero prints and exports as 0 (Cerebras compile_time, NAT p95s, GenAI-Perf tok/s)" \
+tap_check "a negative zero prints and exports as 0 (Cerebras compile_time, NAT total run, GenAI-Perf tok/s)" \
 	'grep -q "· compile 0.000 s$" cz.txt && [ "$(col cz.csv compile_time_s)" = 0 ] &&
-	 grep -q "^  *1  *0.0000  *0.0000 " nz.txt && [ "$(col nz.csv llm_latency_p95_s)/$(col nz.csv \
-workflow_runtime_p95_s)" = 0/0 ] && [ "$(col gz.csv output_token_throughput)" = 0 ] &&
+	 grep -q "^  *1  *1.0000  *2.0000  *0.0000 " nz.txt && [ "$(col nz.csv total_runtime_s)" = 0 ] &&
+	 [ "$(col gz.csv output_token_throughput)" = 0 ] &&
 	 ! grep -q -- "-0\.0\|-0 " cz.txt nz.txt gz.txt'
 
 # --- negative values ------------------------------------------------------------------
@@ -286,6 +315,31 @@ tap_check "NAT: a negative p95 and item time warned about with their offset" \
 "$BIN" --export sizing_points --no-index nn >nn_pts.csv 2>/dev/null
 tap_check "... and that concurrency is not valid for the fit, its latency empty" \
 	'grep -q "^$f,online,2,,4.7,.*,no,"  nn_pts.csv'
+
+# a p95 of 0 (-0 too) is the calculator's "not measured": it drops that concurrency from the fits
+mkdir -p n0/online/job_1
+f=n0/online/job_1/calc_runner_output.json
+printf '{"calc_data": {%s,\n%s,\n%s,\n%s}}\n' \
+	'"1": {"sizing_metrics": {"llm_latency_p95": 1.1, "workflow_runtime_p95": 4.0, "total_runtime": 30}}' \
+	'"2": {"sizing_metrics": {"llm_latency_p95": 1.3, "workflow_runtime_p95": 4.7, "total_runtime": 30}}' \
+	'"4": {"sizing_metrics": {"llm_latency_p95": 1.5, "workflow_runtime_p95": 0.0, "total_runtime": 30}}' \
+	'"8": {"sizing_metrics": {"llm_latency_p95": -0, "workflow_runtime_p95": -1.0, "total_runtime": 30}}' >"$f"
+sources n0 >n0.csv
+"$BIN" --export sizing_points --no-index n0 >n0_pts.csv 2>/dev/null
+"$BIN" --print --no-index --color never n0 >n0.txt 2>/dev/null
+zero_note() { # zero_note CONCURRENCY KEY: the note of a p95 of 0
+	printf '%s' "concurrency $1 $2 0 read as not measured: the calculator leaves a concurrency whose p95 \
+is 0 or missing out of the fits"
+}
+tap_check "NAT: a p95 of 0 is not measured: empty in sizing_points, - in the report, never a measured 0" \
+	'grep -q "^$f,online,4,1.5,,30,.*,no," n0_pts.csv && grep -q "^$f,online,8,,,30,.*,no," n0_pts.csv &&
+	 grep -q "^  *4  *1.5000  *-  *30.0000 " n0.txt && grep -q "^  *8  *-  *-  *30.0000 " n0.txt'
+tap_check "... with a note at its offset in the sources, as a missing one" \
+	'grep -qx "info,$f,,,,290,,,$(zero_note 4 workflow_runtime_p95)" n0.csv &&
+	 grep -qx "info,$f,,,,362,,,$(zero_note 8 llm_latency_p95)" n0.csv'
+tap_check "... and the report names the concurrencies left out of the fits, and why" \
+	'grep -q "^  left out of both fits: 4 — p95 workflow runtime 0 (not measured); 8 — p95 LLM latency 0 (not \
+measured)$" n0.txt'
 
 # a concurrency given twice: the key "4" twice, and "1" beside "1.0"
 mkdir -p nd/online/job_1

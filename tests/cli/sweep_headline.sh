@@ -7,6 +7,8 @@
 # directory, a Cerebras file by its model directory), those with a verdict (a knee, a poor
 # fit, a slow ordinal) come first, and the ones past the third are counted and named on an
 # "and N more" line that says how many of them have a verdict, never dropped in silence.
+# A NAT calculator beside a Cerebras file (or a GenAI-Perf sweep) is one run too, so each
+# of them is named the same way, in either order, never merged into the first PATH's lines.
 # Numbers: a Cerebras compile_time of 1e300 reads 1.00e+300 (never 300 digits), a
 # programming_time of 1e-300 never reads 0.000; a total_samples too large for a count is
 # named as such by the merge rule's reason; a NAT fit whose sums overflow is no fit (not
@@ -129,6 +131,17 @@ tap_check "four NAT calculators: each named by its job directory, the poor fit f
 	'sed -n 3p nm.txt | grep -q "^  GPU sizing  *nm/calcD/online/job_1: NAT calculator, .*R² 0\.[0-6]" &&
 	 grep -q "^  GPU sizing  *nm/calcA/online/job_1: NAT calculator" nm.txt &&
 	 grep -q "^  GPU sizing  *and 1 more (see the sizing view): nm/calcC/online/job_1$" nm.txt'
+print n2 cb4/m4 >mixed.txt
+print cb4/m4 n2 >mixed2.txt
+named="^  GPU sizing  *n2/online/job_1700000000: NAT calculator, 6 concurrencies"
+tap_check "a NAT calculator and a Cerebras file, either order: each line names its input" \
+	'grep -q "$named" mixed.txt && grep -q "^  Cerebras  *cb4/m4: 200.00 samples/s" mixed.txt &&
+	 grep -q "$named" mixed2.txt && grep -q "^  Cerebras  *cb4/m4: 200.00 samples/s" mixed2.txt'
+mkdir -p swn && cp -r sw/alpha-openai-chat-concurrency* swn/ && table swn/online/job_1/calc_runner_output.json null
+print swn >swn.txt
+tap_check "a GenAI-Perf sweep and a NAT calculator in one directory: the calculator's line names its job" \
+	'grep -q "^  GPU sizing  *swn/online/job_1: NAT calculator" swn.txt &&
+	 grep -q "^  inference sweep  *3 configs in 1 series (GenAI-Perf)" swn.txt'
 
 # --- numbers --------------------------------------------------------------------------
 mkdir -p huge/performance

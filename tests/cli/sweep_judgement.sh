@@ -30,7 +30,12 @@
 # another series' finding of its rule, and in a comparison never taken for another
 # series' finding; in a comparison a series' finding is judged by its like on the other
 # side (another name, one series a side), a knee only where that side's knee test
-# compared the knee's two levels (not judged, never resolved, without them).
+# compared the knee's two levels (not judged, never resolved, without them). A stored
+# value that the raw export's recomputation disagrees with gives way to the recomputed one
+# in the verdicts, the report and the sweep view, whose recomputed column names the metrics
+# that differ (the warning keeps the stored value), and an analyze row repeating that
+# export is still its directory's duplicate; a req/s read from a CSV alone is printed with
+# the CSV's 2 decimals (0.06, never 0.060).
 set -u
 BIN=${TSCOPE_BIN:?}
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -185,6 +190,58 @@ tap_check "SWEEP.SATURATION names its latency statistic (p50) and the pane's (p9
 	'grep -q "from concurrency 4 to 8 request throughput goes 1426 -> 1199 req/s while p50 request latency goes \
 95.16 -> 111.8 ms (p95, which the Sweep pane plots: 114 -> 153 ms).$" ks2.txt &&
 	 grep -q "^  best config  *m-openai-chat-concurrency4: highest request throughput 1426 req/s" ks2.txt'
+
+# --- a stored value the raw export disagrees with -------------------------------------
+mkraw() { # mkraw DIR CONCURRENCY LATENCY_MS START_S...: a non-streaming raw export, one response a request
+	d=$1 c=$2 lat=$3
+	shift 3
+	mkdir -p "$d"
+	sep=
+	{
+		printf '{"experiments":[{"experiment":{"mode":"concurrency","value":%s},"requests":[' "$c"
+		for t in "$@"; do
+			printf '%s{"timestamp":%s,"response_timestamps":[%s]}' "$sep" \
+				"$(awk -v t="$t" 'BEGIN { printf "%.0f", 1.7e18 + t * 1e9 }')" \
+				"$(awk -v t="$t" -v l="$lat" 'BEGIN { printf "%.0f", 1.7e18 + t * 1e9 + l * 1e6 }')"
+			sep=,
+		done
+		printf ']}]}\n'
+	} >"$d/profile_export.json"
+}
+# 2, 4, 8 req/s (4 requests over 2 s, 4 over 1 s, 8 over 1 s): throughput still rises; the export
+# of concurrency 2 says 20 req/s and a p99 of 500 ms, which would make a knee at 2 (20 -> 8 req/s)
+mkraw rd/m-openai-chat-concurrency1 1 100 0 0.5 1 1.9
+mkraw rd/m-openai-chat-concurrency2 2 100 0 0.3 0.6 0.9
+mkraw rd/m-openai-chat-concurrency4 4 300 0 0.1 0.2 0.3 0.4 0.5 0.6 0.7
+printf '{"request_throughput":{"unit":"requests/sec","avg":20},%s%s\n' \
+	'"request_latency":{"unit":"ms","avg":100,"p50":100,"p99":500},' '"request_count":{"unit":"count","avg":4}}' \
+	>rd/m-openai-chat-concurrency2/profile_export_genai_perf.json
+"$BIN" --print --no-index --color never rd >rd.txt 2>/dev/null
+"$BIN" --export sweep --no-index -o - rd >rd.csv 2>/dev/null
+tap_check "a stored throughput the raw export disagrees with: the verdicts use the recomputed one (no knee at 2)" \
+	'grep -q "^  saturation  *no knee: request throughput still rises at concurrency 4$" rd.txt &&
+	 grep -q "^  best config  *m-openai-chat-concurrency4: highest request throughput 8 req/s" rd.txt &&
+	 ! grep -q "SWEEP.SATURATION\|20 req/s" rd.txt'
+tap_check "... the report and the sweep view show the recomputed values, the row naming the metrics that differ" \
+	'grep -q "^  *2  *-  *100.00\*  *100.00\*  *-  *-  *4.000 " rd.txt &&
+	 grep -q "^[^,]*,m-openai-chat-concurrency2,artifacts,concurrency,2,,,,,2,no,100,100,100,100,100,4,4,0.2,0.04,\
+p50 p90 p95 p99,\"yes, differs: request_latency, request_throughput\"$" rd.csv &&
+	 grep -q "^[^,]*,m-openai-chat-concurrency4,.*,yes$" rd.csv'
+tap_check "... the warning keeps the stored value and says the recomputed one is used" \
+	'"$BIN" --export sources --no-index -o - rd 2>/dev/null | grep -q "recomputed request_throughput avg is 4 but \
+the export says 20; the recomputed request_throughput is used$"'
+cp -r rd rda
+analyze rda 'Config Name,Concurrency,p99 Request Latency (ms),Request Throughput (requests/sec)' m_0,2,500.00,20.00
+tap_check "... an analyze row repeating that directory's export is still known as its duplicate" \
+	'[ "$("$BIN" --export sweep --no-index -o - rda 2>/dev/null | tail -n +2 | wc -l)" -eq 3 ] &&
+	 "$BIN" --export sources --no-index -o - rda 2>/dev/null | grep -q "repeats run directory"'
+# a level read from a CSV alone: its req/s has the CSV's 2 decimals, never "0.060" for its 0.06
+mkraw rdc/m-openai-chat-concurrency1 1 100 0 0.5 1 1.9
+mkcfg rdc/m-openai-chat-concurrency2 100 0.06 4
+"$BIN" --print --no-index --color never rdc >rdc.txt 2>/dev/null
+tap_check "req/s from a CSV printed with its 2 decimals (0.06), a recomputed one with 3 (2.000)" \
+	'grep -q "^  *1  *-  *100.00\*  *100.00\*  *-  *-  *2.000 " rdc.txt && grep -q "^  *2 .* 0.06  *0.1 " rdc.txt &&
+	 ! grep -q "0\.060" rdc.txt'
 
 # --- ranking and constraints --------------------------------------------------------
 analyze ob "$KN" m_0,1,300.00,3.00 m_1,2,320.00,6.00 m_2,4,330.00,9.00 m_3,8,N/A,12.00

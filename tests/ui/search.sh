@@ -151,7 +151,7 @@ tap_check "a long prompt of CJK characters scrolls by whole characters (no U+FFF
 	'hint long_cjk | grep -q "^/节" && ! hint long_cjk | grep -q "�" && hint long_cjk | grep -q "点_"'
 tap_check "a long prompt of emoji scrolls by whole characters" \
 	'hint long_emoji | grep -q "^/😀" && ! hint long_emoji | grep -q "�" && hint long_emoji | grep -q "😀_"'
-# 80x24: the Overview's first lines give way to the findings ("5 more lines above"); a
+# 80x24: the Overview's first lines give way to the findings ("6 more lines above": each line whole); a
 # match in one of them shows the lines from it on ("more lines below"), n/N go between
 # that match and one in view, Esc ends the search and the first lines give way again.
 cat >keys <<KEYS
@@ -174,9 +174,9 @@ tap_check "Overview 80x24: /unreadable shows the data quality line it matches, t
 	'grep -q "^  data quality .* 0 unreadable" ov_hidden && grep -q "more lines below" ov_hidden &&
 	 grep -q "^  Findings (5;" ov_hidden'
 tap_check "Overview 80x24: Esc ends the search, the first lines give way again" \
-	'grep -q "5 more lines above" ov_ended && ! grep -q "data quality\|more lines below" ov_ended'
+	'grep -q "6 more lines above" ov_ended && ! grep -q "data quality\|more lines below" ov_ended'
 tap_check "Overview 80x24: /unreadable then z (a miss) gives the first lines way again" \
-	'grep -q "5 more lines above" ov_miss && ! grep -q "data quality\|more lines below" ov_miss'
+	'grep -q "6 more lines above" ov_miss && ! grep -q "data quality\|more lines below" ov_miss'
 tap_check "Overview 80x24: /run shows the hidden run line, n the next match (steps found, of run.json), N back" \
 	'grep -q "^  run  *demo-ddp" ov_run && ! grep -q "^  run  *demo-ddp" ov_next &&
 	 grep -q "^  steps found .*run.json" ov_next && grep -q "^  run  *demo-ddp" ov_prev'

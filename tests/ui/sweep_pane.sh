@@ -11,8 +11,9 @@
 # too); a bad objective is reported, not fatal; the sweep view's time columns carry
 # their unit in the name (ttft_p99_ms) and :filter compares in it; on a NAT-only run, Enter on a sizing
 # finding opens the sizing view; v lists only the views that build for the run; a level without a
-# plottable value (NAT's interrupted concurrency, a GenAI-Perf level without latency) is listed with
-# its value or -, its alerts and why, left out of the plot and named under it.
+# plottable value (NAT's interrupted concurrency or p95 of 0, a GenAI-Perf level without latency) is
+# listed with its value or -, its alerts and why, left out of the plot and named under it; a y axis
+# from 0 is labelled 0, never -0.
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -285,6 +286,20 @@ grep -q '^ *8  *8.5  *!W    not plotted: interrupted$' "$TMP/int.txt" &&
 	grep -q 'concurrency=8  p95 LLM latency (s)=8.5  (not plotted: interrupted)' "$TMP/int.txt" &&
 	[ "$(grep -o '●' "$TMP/int.txt" | wc -l)" -eq 5 ]
 tap_rc $? "NAT: the interrupted concurrency is listed with its value and !W, named under the plot, not plotted"
+# a p95 workflow runtime of 0 is the calculator's "not measured": - in the runtime plot's list, and
+# out of the fits in the latency plot; the runtime axis from 0 is labelled 0, never -0
+d="$TMP/natzero/online/job_1752000000"
+mkdir -p "$d"
+sed 's/"workflow_interrupted": true/"workflow_interrupted": false/
+	s/"workflow_runtime_p95": 24}/"workflow_runtime_p95": 0}/' \
+	"$TMP/natint/online/job_1752000000/calc_runner_output.json" >"$d/calc_runner_output.json"
+printf ':resize 40 120\n:pane Sweep\n:dump %s\nm\n:dump %s\n:quit\n' "$TMP/zl.txt" "$TMP/zr.txt" >"$TMP/s13"
+tui "$TMP/s13" "$TMP/natzero"
+grep -q '^ *8  *8.5  *not plotted: p95 workflow runtime 0 (not measured), out of the fits$' "$TMP/zl.txt" &&
+	grep -q '^ *8  *-  *not plotted: p95 workflow runtime 0 (not measured)$' "$TMP/zr.txt" &&
+	grep -q '^not plotted: concurrency 8 (p95 workflow runtime 0 (not measured))' "$TMP/zr.txt" &&
+	grep -q '^ *0 │' "$TMP/zr.txt" && ! grep -q -- '-0 │' "$TMP/zr.txt"
+tap_rc $? "NAT: a p95 runtime of 0 is not measured (-), out of the fits; the runtime axis reads 0, not -0"
 EM="$TMP/emiss"
 for c in 1 2 4 8; do
 	mkdir -p "$EM/m-openai-chat-concurrency$c"

@@ -172,6 +172,14 @@ static void test_plot(void)
 		low |= strchr(rows[r] + 10, '?') != NULL;
 	ok(low, "... and as ? in ASCII");
 	plot_free(rows, 14);
+	p.outlier[5] = p.lowconf[0] = false;
+	bool zero = true;
+	for (int h = 5; h <= 60; h++) { /* the y axis starts at 0 (runtimes above 0): its label is "0", never "-0" */
+		rows = plot_render(&p, 48, h, true);
+		zero &= rows && strncmp(rows[h - 3], "       0 |", 10) == 0;
+		plot_free(rows, h);
+	}
+	ok(zero, "the bottom y label reads 0 at every height, never -0 from rounding noise");
 	struct plot_spec empty = { .n = 0 };
 	ok(plot_render(&empty, 48, 14, true) == NULL, "nothing to plot: NULL");
 	ok(plot_render(&p, 10, 3, true) == NULL, "too small: NULL");
