@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* index_cmd.c: `tscope-tui index ...`, building the persistent index of a run dir
  * (model/index/index.h): whole, one shard (--shard K/N; a shard no rank or trace falls in
- * writes nothing), its state (--status), or as a Slurm job array (--slurm:
- * src/index_slurm.c). Owns the command line (getopt_long, as the main command's: options
- * anywhere, --opt=VALUE, '--', --help and --version; with --slurm, what index does not know
- * goes to sbatch in order, RUN_DIR the last word) and its usage errors, and the checks an
- * open makes that RUN_DIR is one run (model/identity.h): a run dir every open refuses is
- * never indexed, called current or usable, nor submitted. */
+ * writes nothing; a run dir with nothing to index is refused by every shard as by a whole
+ * build), each left as it is when current unless --force, its state (--status: the lines
+ * of src/index_health.c), or as a Slurm job array (--slurm: src/index_slurm.c). Owns the
+ * command line (getopt_long, as the main command's: options anywhere, --opt=VALUE, '--',
+ * --help and --version; with --slurm, what index does not know goes to sbatch in order,
+ * RUN_DIR the last word) and its usage errors, and the checks an open makes that RUN_DIR
+ * is one run (model/identity.h): a run dir every open refuses is never indexed, called
+ * current or usable, nor submitted. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +23,7 @@
 #include "model/dirlist.h"
 #include "model/identity.h"
 #include "model/index/index.h"
-#include "model/infile.h"
 #include "model/numfmt.h"
-#include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -32,6 +31,7 @@
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
 #include "src/cli.h"
+#include "src/index_health.h"
 #include "src/meter.h"
 
 static void usage(FILE *f)
@@ -327,7 +327,7 @@ static int parse(struct index_cli *c, int argc, char **argv)
 	return index_cli_fail("not a directory", c->run_dir);
 }
 
-/* ---- state ------------------------------------------------------------------------------ */
+/* ---- the run ---------------------------------------------------------------------------- */
 
 /* The build's progress line (on a terminal: bytes read, rate, ETA; then the summary's
  * phase) and its signals: SIGINT, SIGTERM (Slurm's, at a time limit or scancel) and SIGHUP
@@ -342,31 +342,7 @@ static void on_build_progress(void *ud, long long done_delta, long long total_de
 		meter_draw(&build_meter, "index: read", "");
 }
 
-/* What `index --status` finds: the parts, those not usable, and what an open would read
- * besides them (ranks whose steps.jsonl grew, deltas, traces changed or new since). */
-struct health {
-	size_t parts, trace_parts, bad, since;
-	size_t steps_bad;       /* steps parts not usable */
-	bool sharded;           /* the steps parts are shards K/N, N > 1 (an open rebuilds none) */
-	size_t ranks, traces;   /* in the usable parts */
-	size_t rank_dirs;       /* the run's pytscope rank dirs (the steps parts' to hold) */
-};
-
-/* printf to out, or nothing when out is NULL (a check without a report). */
-static void say(FILE *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void say(FILE *out, const char *fmt, ...)
-{
-	if (!out)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-}
-
-/* The run opened as any open opens it, with the progress line on a terminal; o (the
- * caller's, which the run points to until run_free) set to the index command's jobs. */
-static struct run *open_as_any(const struct index_cli *c, struct opts *o)
+struct run *index_open_as_any(const struct index_cli *c, struct opts *o)
 {
 	*o = (struct opts){ .jobs = c->jobs };
 	const char *paths[] = { c->run_dir };
@@ -377,103 +353,6 @@ static struct run *open_as_any(const struct index_cli *c, struct opts *o)
 	return run;
 }
 
-/* Of the traces no trace part holds (unindexed[0, n), sorted), those an open leaves out:
- * refused (another job's or misplaced, a rank another file claims, no traceEvents) or
- * unreadable. A build keeps what an open keeps: `tscope-tui index` cannot add them. The
- * run is opened as any open opens it (they are parsed at each); when that open refuses
- * the run (a trace of a rank its step logs lack), `tscope-tui index` adds nothing. */
-struct left_out {
-	size_t refused, unreadable;
-	char *first;                  /* the first one, "PATH: why" (sanitized), NULL: none */
-	char *foreign;                /* why the open refuses the run (sanitized), NULL: it does not */
-};
-
-static void traces_left_out(const struct index_cli *c, char **unindexed, size_t n, struct left_out *lo)
-{
-	struct opts o;
-	struct run *run = open_as_any(c, &o);
-	for (size_t i = 0; i < run->nsrc; i++) {
-		const struct source *s = &run->src[i];
-		const char *path = s->path;
-		if (!s->format || strcmp(s->format, "kineto") != 0 || (!s->refused && !s->err) ||
-		    !bsearch(&path, unindexed, n, sizeof(*unindexed), text_cmp_ptr))
-			continue;
-		if (!lo->first) {
-			char *line = xasprintf("%s: %s", s->path, s->refused ? s->refused : infile_strerror(s->err));
-			lo->first = text_sanitize_dup(line, 0);
-			free(line);
-		}
-		lo->refused += s->refused != NULL;
-		lo->unreadable += !s->refused;
-	}
-	char why[1024] = "";
-	struct run *refused = run_identity_mismatch(run, why, sizeof(why));
-	why[strcspn(why, "\n")] = '\0';
-	lo->foreign = refused ? text_sanitize_dup(why, 0) : NULL;
-	run_free(refused);
-	run_free(run);
-}
-
-/* The traces no part holds (trace_index_status): those an open leaves out, named, and the
- * others, which `tscope-tui index` adds (h->since). */
-static void unindexed_health(const struct index_cli *c, FILE *out, struct health *h, char **unindexed, size_t n)
-{
-	struct left_out lo = { 0 };
-	if (n)
-		traces_left_out(c, unindexed, n, &lo);
-	size_t left = lo.refused + lo.unreadable;
-	const char *what = !lo.unreadable ? "refused" : !lo.refused ? "unreadable" : "refused or unreadable";
-	if (left)
-		say(out, "traces: %zu %s at each open, so not in the index, which holds the traces an open keeps "
-		    "(`tscope-tui index` cannot add %s): %s", left, what, left == 1 ? "it" : "them", lo.first);
-	if (left > 1)
-		say(out, " (and %zu more: `--export sources` names %s)", left - 1, left == 2 ? "it" : "them");
-	if (left)
-		say(out, "\n");
-	if (lo.foreign)
-		say(out, "traces: every open refuses this run dir, so no index of it would be used: %s\n", lo.foreign);
-	else if (n > left)
-		say(out, "traces: %zu not in the index (parsed at each open; `tscope-tui index` adds them)\n", n - left);
-	h->bad += lo.foreign != NULL;
-	h->since += lo.foreign ? 0 : n - left;
-	free(lo.first);
-	free(lo.foreign);
-}
-
-/* The trace parts' lines of `index --status`. */
-static void trace_health(const struct index_cli *c, FILE *out, struct health *h)
-{
-	struct trace_part_status *v = NULL;
-	char **unindexed = NULL;
-	size_t nun, n = trace_index_status(c->run_dir, &v, &nun, &unindexed);
-	for (size_t i = 0; i < n; i++) {
-		char *path = text_sanitize_dup(v[i].path, 0);
-		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		if (!why && !v[i].traces) /* trace_index_status: a shard no trace falls in lacks nothing */
-			say(out, "traces %u/%u  no trace  ok  (more shards than traces: nothing to hold)", v[i].k,
-			    v[i].n);
-		else
-			say(out, "traces %u/%u  %zu trace%s  %s%s", v[i].k, v[i].n, v[i].traces,
-			    v[i].traces == 1 ? "" : "s", why ? "NOT USABLE: " : "ok  ", why ? why : path);
-		if (!why && v[i].changed)
-			say(out, "  (%zu changed since: parsed again at the next open)", v[i].changed);
-		if (!why && v[i].gone)
-			say(out, "  (%zu gone since)", v[i].gone);
-		say(out, "\n");
-		h->bad += why != NULL;
-		h->since += why ? 0 : v[i].changed + v[i].gone;
-		h->traces += why ? 0 : v[i].traces;
-		free(path);
-		free(why);
-	}
-	trace_index_status_free(v, n);
-	unindexed_health(c, out, h, unindexed, nun);
-	for (size_t i = 0; i < nun; i++)
-		free(unindexed[i]);
-	free(unindexed);
-	h->trace_parts += n;
-}
-
 size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *files, size_t n)
 {
 	if (n != 1 || strcmp(files[0].dir, run_dir) != 0 || access(files[0].steps, F_OK) == 0)
@@ -482,68 +361,6 @@ size_t index_plan_rank_dirs(const char *run_dir, const struct steps_rank_file *f
 	size_t dirs = access(meta, F_OK) == 0 ? 1 : 0;
 	free(meta);
 	return dirs;
-}
-
-/* The ranks of a shard's n rank files (ascending ids) for `index --status`: "rank 3", "ranks 0-4",
- * "ranks 0-2,4" when ids are missing between, "ranks 0-4097 (1200 ranks)" when the list is long. */
-static void shard_ranks(const struct steps_rank_file *files, size_t n, char *buf, size_t cap)
-{
-	if (n == 0)
-		return;
-	long *ids = xmalloc(n * sizeof(*ids));
-	for (size_t i = 0; i < n; i++)
-		ids[i] = files[i].rank;
-	char list[48];
-	if (n == 1)
-		snprintf(buf, cap, "rank %ld", ids[0]);
-	else if (ranklist_format(ids, n, list, sizeof(list)))
-		snprintf(buf, cap, "ranks %s", list);
-	else
-		snprintf(buf, cap, "ranks %ld-%ld (%zu ranks)", ids[0], ids[n - 1], n);
-	free(ids);
-}
-
-/* The steps parts' lines of `index --status`. */
-static void steps_health(const char *run_dir, FILE *out, struct health *h)
-{
-	struct steps_rank_file *files = NULL;
-	size_t nfiles = index_plan(run_dir, &files);
-	struct index_part_status *v = NULL;
-	size_t n = index_status(run_dir, files, nfiles, &v);
-	for (size_t i = 0; i < n; i++) {
-		char *path = text_sanitize_dup(v[i].path, 0);
-		char *why = v[i].why ? text_sanitize_dup(v[i].why, 0) : NULL;
-		char ranks[80];
-		shard_ranks(files + v[i].lo, v[i].hi - v[i].lo, ranks, sizeof(ranks));
-		if (v[i].lo == v[i].hi) /* index_status: it lacks nothing */
-			say(out, "shard %u/%u  no rank  ok  (%u shards for %zu rank dir%s: nothing to hold)", v[i].k,
-			    v[i].n, v[i].n, nfiles, nfiles == 1 ? "" : "s");
-		else
-			say(out, "shard %u/%u  %s  %s%s", v[i].k, v[i].n, ranks, why ? "NOT USABLE: " : "ok  ",
-			    why ? why : path);
-		if (!why && v[i].deltas)
-			say(out, "  + %zu delta%s", v[i].deltas, v[i].deltas == 1 ? "" : "s");
-		if (!why && v[i].unused_deltas)
-			say(out, "  (%zu delta file%s not used: damaged, out of sequence or after a missing one; "
-			    "the next open drops %s and reads %s records from the JSONL)", v[i].unused_deltas,
-			    v[i].unused_deltas == 1 ? "" : "s", v[i].unused_deltas == 1 ? "it" : "them",
-			    v[i].unused_deltas == 1 ? "its" : "their");
-		if (!why && v[i].grown)
-			say(out, "  (%zu rank%s grew since: the new records are read at the next open)", v[i].grown,
-			    v[i].grown == 1 ? "'s steps.jsonl" : "s' steps.jsonl");
-		say(out, "\n");
-		h->bad += why != NULL;
-		h->steps_bad += why != NULL;
-		h->sharded |= v[i].n > 1;
-		h->since += why ? 0 : v[i].deltas + v[i].grown + v[i].unused_deltas;
-		h->ranks += why ? 0 : v[i].hi - v[i].lo;
-		free(path);
-		free(why);
-	}
-	index_status_free(v, n);
-	h->parts += n;
-	h->rank_dirs += index_plan_rank_dirs(run_dir, files, nfiles);
-	steps_rank_files_free(files);
 }
 
 /* ---- one run ---------------------------------------------------------------------------- */
@@ -638,12 +455,12 @@ static void end_listings(void *ud, struct run *run)
  * the trace parts) and its summary of the parts as they are (when it is not, an open
  * rewrites it from them, e.g. merges a sharded build's: *summarised, and the check is
  * made again). *h: what it holds. */
-static bool is_current(const struct index_cli *c, struct health *h, bool *summarised)
+static bool is_current(const struct index_cli *c, struct index_health *h, bool *summarised)
 {
-	steps_health(c->run_dir, NULL, h);
+	index_health_steps(c->run_dir, NULL, h);
 	if (h->bad || h->since || (h->rank_dirs && !h->parts)) /* stale: the traces need no listing */
 		return false;
-	trace_health(c, NULL, h);
+	index_health_traces(c, NULL, h);
 	if (h->parts + h->trace_parts == 0 || h->bad || h->since)
 		return false;
 	if (!h->parts || steps_summary_current(c->run_dir))
@@ -655,31 +472,50 @@ static bool is_current(const struct index_cli *c, struct health *h, bool *summar
 	meter_clear(&build_meter);
 	bool wrote = run->index_path != NULL; /* a part rebuilt: not what was there */
 	run_free(run);
-	struct health after = { 0 };
-	steps_health(c->run_dir, NULL, &after);
-	trace_health(c, NULL, &after);
+	struct index_health after = { 0 };
+	index_health_steps(c->run_dir, NULL, &after);
+	index_health_traces(c, NULL, &after);
 	*summarised = true;
 	return !wrote && !after.bad && !after.since && after.parts == h->parts && steps_summary_current(c->run_dir);
 }
 
-/* A whole `index` of a run whose index is current (is_current(); a first build, no
- * part, lists nothing for it): says so and returns true, nothing to rebuild. */
-static bool report_current(const struct index_cli *c)
+/* "LEAD current: DIR (8 ranks, 2 traces)NOTE; nothing to rebuild (--force rebuilds it)"
+ * (with --slurm: no job submitted); the ranks shown when `ranks` says so. */
+static void say_current(const struct index_cli *c, const char *lead, const char *dir, bool ranks,
+			const struct index_health *h, const char *note)
+{
+	char *safe = text_sanitize_dup(dir, 0);
+	printf("%s current: %s (", lead, safe);
+	if (ranks)
+		printf("%zu rank%s%s", h->ranks, h->ranks == 1 ? "" : "s", h->traces ? ", " : "");
+	if (h->traces)
+		printf("%zu trace%s", h->traces, h->traces == 1 ? "" : "s");
+	printf(")%s; %s\n", note, c->slurm ? "no job submitted (--force submits it)" :
+	       "nothing to rebuild (--force rebuilds it)");
+	free(safe);
+}
+
+bool index_report_current(const struct index_cli *c)
 {
 	char *dir = index_dir_for(c->run_dir);
-	struct health h = { 0 };
+	struct index_health h = { 0 };
 	bool summarised = false, current = index_holds_parts(dir) && is_current(c, &h, &summarised);
-	if (current) {
-		char *safe = text_sanitize_dup(dir, 0);
-		printf("index current: %s (", safe);
-		if (h.parts)
-			printf("%zu rank%s%s", h.ranks, h.ranks == 1 ? "" : "s", h.traces ? ", " : "");
-		if (h.traces)
-			printf("%zu trace%s", h.traces, h.traces == 1 ? "" : "s");
-		printf(")%s; nothing to rebuild (--force rebuilds it)\n",
-		       summarised ? ", its summary brought up to date" : "");
-		free(safe);
-	}
+	if (current)
+		say_current(c, "index", dir, h.parts, &h, summarised ? ", its summary brought up to date" : "");
+	free(dir);
+	return current;
+}
+
+/* `index --shard K/N` of a shard whose parts are current (index_health_shard_current()):
+ * says so and returns true, nothing to rebuild. */
+static bool report_shard_current(const struct index_cli *c)
+{
+	char *dir = index_dir_for(c->run_dir), lead[48];
+	struct index_health h = { 0 };
+	bool current = index_health_shard_current(c, dir, &h.ranks, &h.traces);
+	snprintf(lead, sizeof(lead), "index shard %u/%u", c->shard_k, c->shard_n);
+	if (current)
+		say_current(c, lead, dir, h.ranks || !h.traces, &h, "");
 	free(dir);
 	return current;
 }
@@ -712,14 +548,29 @@ static bool is_index(const struct diag *d)
 }
 
 /* Shard K/N holds no rank (index_shard_slice of index_plan) and no trace: it writes no
- * part, and --status counts it complete (index_status, trace_index_status). */
-static bool shard_holds_nothing(const struct index_cli *c)
+ * part, and --status counts it complete (index_status, trace_index_status). *run_none:
+ * the run holds neither (no rank dir, no trace: nothing to index here). */
+static bool shard_holds_nothing(const struct index_cli *c, bool *run_none)
 {
 	struct steps_rank_file *files = NULL;
-	size_t lo, hi, n = index_plan(c->run_dir, &files);
+	size_t lo, hi, n = index_plan(c->run_dir, &files), dirs = index_plan_rank_dirs(c->run_dir, files, n);
 	steps_rank_files_free(files);
 	index_shard_slice(n, c->shard_k, c->shard_n, &lo, &hi);
-	return lo == hi && trace_index_shard_empty(c->run_dir, c->shard_k, c->shard_n);
+	bool nothing = (lo == hi || !dirs) && trace_index_shard_empty(c->run_dir, c->shard_k, c->shard_n);
+	*run_none = nothing && !dirs && trace_index_shard_empty(c->run_dir, 0, 1);
+	return nothing;
+}
+
+/* A shard holding nothing (shard_holds_nothing): said; 0, or 1 when the run holds nothing
+ * (said as a whole build says it: every task of a job array over a wrong dir fails). */
+static int say_shard_holds_nothing(const struct index_cli *c, bool run_none)
+{
+	if (run_none)
+		fprintf(stderr, "tscope-tui index: no index written (%s)\n", INDEX_NOTHING_HERE);
+	else
+		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no part "
+		       "written\n", c->shard_k, c->shard_n);
+	return run_none ? 1 : 0;
 }
 
 /* "N ranks, M traces" of what a build wrote (the ranks of its step model, its traces). */
@@ -745,7 +596,14 @@ static int build(const struct index_cli *c)
 	meter_start(&build_meter);
 	meter_signals_on(&build_meter, NULL);
 	dirlist_scope_begin(); /* the one-run check, every family's probe and loader list each directory once */
-	int early = refused(c) ? 1 : !c->force && !c->shard_n && report_current(c) ? 0 : -1;
+	bool run_none = false;
+	int early = -1;
+	if (refused(c))
+		early = 1;
+	else if (c->shard_n && shard_holds_nothing(c, &run_none))
+		early = say_shard_holds_nothing(c, run_none);
+	else if (!c->force && (c->shard_n ? report_shard_current(c) : index_report_current(c)))
+		early = 0;
 	if (early >= 0) {
 		dirlist_scope_end();
 		return early;
@@ -754,12 +612,6 @@ static int build(const struct index_cli *c)
 			  .shard_n = c->shard_n };
 	const char *paths[] = { c->run_dir };
 	index_write_direct(true); /* the files are for a later open, maybe on another node */
-	if (c->shard_n && shard_holds_nothing(c)) { /* more shards than ranks and traces */
-		dirlist_scope_end();
-		printf("index shard %u/%u: nothing to index (no rank or trace falls in this shard): no "
-		       "part written\n", c->shard_k, c->shard_n);
-		return 0;
-	}
 	meter_start(&build_meter);
 	struct load_ctx hooks = { .loaded = end_listings, .progress = on_build_progress, .ud = (void *)c };
 	struct run *run = run_open(paths, 1, &o, &hooks);
@@ -769,8 +621,8 @@ static int build(const struct index_cli *c)
 		size_t nerr = 0;
 		for (size_t i = 0; i < run->diags.n; i++)
 			nerr += run->diags.v[i].level == DIAG_ERROR;
-		fprintf(stderr, "tscope-tui index: no index written%s\n",
-			nerr ? "" : " (nothing to index here: the index holds pytscope ranks and traces)");
+		fprintf(stderr, "tscope-tui index: no index written%s%s%s\n", nerr ? "" : " (",
+			nerr ? "" : INDEX_NOTHING_HERE, nerr ? "" : ")");
 		say_diags(run, is_error, stderr, "tscope-tui index: ");
 		rc = 1;
 	} else if (!c->shard_n && refused_loaded(run)) { /* a shard holds some ranks: the open judges */
@@ -795,10 +647,10 @@ static void on_verify_progress(void *ud, long long done_delta, long long total_d
  * summary read back and checked; the index's diagnostics are listed, a damaged file
  * among them (invalidated as an open does, when this user can: the next open rebuilds
  * it). 1 when a read failed. */
-static int verify(const struct index_cli *c, const struct health *h)
+static int verify(const struct index_cli *c, const struct index_health *h)
 {
 	struct opts o;
-	struct run *run = open_as_any(c, &o);
+	struct run *run = index_open_as_any(c, &o);
 	meter_start(&build_meter);
 	steps_read_back_bodies(run->steps, on_verify_progress, NULL);
 	meter_clear(&build_meter);
@@ -815,59 +667,17 @@ static int verify(const struct index_cli *c, const struct health *h)
 	return bad ? 1 : 0;
 }
 
-/* The summary's line of `index --status` (an index with steps parts): current, or why
- * not and what writes it. The summary is made from every part: with one not usable it
- * is not usable either, however well it matches them; an open rebuilds a whole index
- * but no shard (their ranks are read from the JSONL at each open). */
-static void summary_health(const char *run_dir, const struct health *h)
-{
-	const char *why = steps_summary_state(run_dir);
-	char *dir = index_dir_for(run_dir);
-	char *safe = text_sanitize_dup(dir, 0);
-	if (h->steps_bad && !h->sharded)
-		printf("summary  not usable: made from the part above, which is not; the next open rebuilds "
-		       "both\n");
-	else if (h->steps_bad)
-		printf("summary  not usable: it needs every shard; each open reads the ranks of the shards not "
-		       "usable from the JSONL and computes the analyses (`tscope-tui index --shard K/N` "
-		       "rebuilds a shard, `tscope-tui index` the whole index)\n");
-	else if (why && steps_summary_delta_current(run_dir))
-		printf("summary  ok  %s/summary.tsx + summary-delta.tsx (a follower's: an open uses both)\n", safe);
-	else if (why && access(dir, W_OK) != 0)
-		printf("summary  not current (%s): each open computes the analyses from the parts (this user "
-		       "cannot write the index; `tscope-tui index` builds one in the cache)\n", why);
-	else if (why)
-		printf("summary  not current (%s): an open computes the analyses from the parts and writes it; "
-		       "`tscope-tui index` does so now\n", why);
-	else
-		printf("summary  ok  %s/summary.tsx\n", safe);
-	free(safe);
-	free(dir);
-}
-
-/* The run's ranks when no steps part holds them but a trace part is there (an open that
- * parsed 64 MiB of traces writes those alone): not indexed, which makes the index not
- * usable as `tscope-tui index` sees it (is_current), said. */
-static void unindexed_steps(const char *run_dir, struct health *h)
-{
-	char *dir = index_dir_for(run_dir);
-	if (!h->parts && h->rank_dirs && index_holds_parts(dir)) {
-		printf("steps: no part (%zu rank%s not indexed: each open reads %s from the JSONL; `tscope-tui "
-		       "index` indexes %s)\n", h->rank_dirs, h->rank_dirs == 1 ? "" : "s",
-		       h->rank_dirs == 1 ? "it" : "them", h->rank_dirs == 1 ? "it" : "them");
-		h->bad++;
-	}
-	free(dir);
-}
-
+/* `index --status`: the parts' lines, the summary's, the traces', the other place the
+ * index could be read from; with --verify, every body read back. */
 static int status(const struct index_cli *c)
 {
-	struct health h = { 0 };
-	steps_health(c->run_dir, stdout, &h);
-	unindexed_steps(c->run_dir, &h);
+	struct index_health h = { 0 };
+	index_health_steps(c->run_dir, stdout, &h);
+	index_health_unindexed_steps(c->run_dir, &h);
 	if (h.parts)
-		summary_health(c->run_dir, &h);
-	trace_health(c, stdout, &h);
+		index_health_summary(c->run_dir, &h);
+	index_health_traces(c, stdout, &h);
+	index_health_other_place(c->run_dir);
 	if (h.parts + h.trace_parts == 0)
 		printf("no index\n");
 	int rc = h.parts + h.trace_parts == 0 || h.bad ? 1 : 0;

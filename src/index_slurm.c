@@ -3,11 +3,13 @@
  * that indexes a run shard by shard. Owns the number of shards (--shards N, at most one
  * per rank dir or per trace file in no rank dir, whichever are more: a larger N is
  * lowered to that, and said on stderr; without it one per GiB; a run with nothing to
- * index is refused), the job script (its log name a Slurm filename pattern sbatch reads
- * whole; each task given index's --jobs and --force), its submission with sbatch, the
- * merge step (--merge-step), and what is printed then: the job id, where the logs go and
- * how to watch it; --dry-run prints the script instead, with the sbatch command lines
- * (the user's sbatch options in them) as comments, sanitized on a terminal. */
+ * index is refused; a current index is left as it is, no job submitted, unless --force),
+ * the job script (its log name a Slurm filename pattern sbatch reads whole; each task
+ * given index's --jobs and --force), its submission with sbatch, the merge step
+ * (--merge-step: not submitted is a failure, exit 1, with what merges by hand), and what
+ * is printed then: the job id, where the logs go and how to watch it; --dry-run prints
+ * the script instead (whether or not the index is current), with the sbatch command
+ * lines (the user's sbatch options in them) as comments, sanitized on a terminal. */
 #include "src/index_cmd.h"
 
 #include <errno.h>
@@ -281,8 +283,9 @@ static bool user_output(const struct index_cli *c)
 }
 
 /* The merge step: a job after the array (afterany: it names the shards that failed) that
- * checks them, merges the summary and prints the report to DIR/slurm-JOBID-status.out. */
-static void submit_merge(const struct index_cli *c, const char *exe, const char *abs, const char *dir,
+ * checks them, merges the summary and prints the report to DIR/slurm-JOBID-status.out.
+ * False when it was not submitted (said, with what does it by hand). */
+static bool submit_merge(const struct index_cli *c, const char *exe, const char *abs, const char *dir,
 			 const char *jobid)
 {
 	char *name = xasprintf("slurm-%s-status.out", jobid);
@@ -291,13 +294,23 @@ static void submit_merge(const struct index_cli *c, const char *exe, const char 
 	char *wrap = merge_command(exe, abs);
 	const char *margs[] = { dep, "--job-name=tscope-index-merge", out, "--wrap", wrap };
 	char mid[128];
-	if (sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid)) == 0 && mid[0]) {
+	int st = sbatch(c, margs, ARRAY_LEN(margs), mid, sizeof(mid));
+	bool done = st == 0 && mid[0];
+	if (done) {
 		char *q = hint_quoted(log);
 		printf("merge step: job %s (after the array: index --status, then the summary merged and the "
 		       "report printed to %s)\n", mid, q);
 		free(q);
 	} else {
-		fprintf(stderr, "tscope-tui index: the merge step was not submitted\n");
+		char *q = hint_quoted(abs), why[48] = "sbatch printed no job id";
+		if (st > 0)
+			snprintf(why, sizeof(why), "sbatch failed (exit status %d)", st);
+		else if (st)
+			snprintf(why, sizeof(why), "sbatch failed");
+		fprintf(stderr, "tscope-tui index: the merge step was not submitted: %s; the job array runs without it "
+			"(exit status 1): once it is done, `tscope-tui index --status %s && tscope-tui --print %s` "
+			"checks the shards and merges the summary\n", why, q, q);
+		free(q);
 	}
 	free(name);
 	free(pat);
@@ -305,6 +318,7 @@ static void submit_merge(const struct index_cli *c, const char *exe, const char 
 	free(dep);
 	free(out);
 	free(wrap);
+	return done;
 }
 
 /* An sbatch command line of --dry-run on f, as a comment: "# LEAD: sbatch", the user's
@@ -425,8 +439,11 @@ int index_slurm(const struct index_cli *c)
 		goto out;
 	struct shard_units u = count_units(c->run_dir);
 	if (!u.units) {
-		fprintf(stderr, "tscope-tui index: no job submitted (nothing to index here: the index holds pytscope "
-			"ranks and traces)\n");
+		fprintf(stderr, "tscope-tui index: no job submitted (%s)\n", INDEX_NOTHING_HERE);
+		goto out;
+	}
+	if (!c->dry_run && !c->force && index_report_current(c)) { /* said: no job submitted */
+		rc = 0;
 		goto out;
 	}
 	unsigned n = shard_count(c, &u);
@@ -456,10 +473,9 @@ int index_slurm(const struct index_cli *c)
 	safe = text_sanitize_dup(abs, 0);
 	printf("submitted job array %s: %u shard%s of %s\n", jobid, n, n == 1 ? "" : "s", safe);
 	free(safe);
-	if (c->merge_step)
-		submit_merge(c, exe, abs, dir, jobid);
+	bool merged = !c->merge_step || submit_merge(c, exe, abs, dir, jobid);
 	say_submitted(c, abs, dir, jobid);
-	rc = 0;
+	rc = merged ? 0 : 1;
 out:
 	free(script);
 	free(dir);

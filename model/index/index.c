@@ -661,7 +661,7 @@ static char *part_open(struct part_map *pm, struct ibuf *b, const char *path, co
 	index_shard_slice(nfiles, k, n, &lo, &hi);
 	if (ib_u32(b) != k || ib_u32(b) != n)
 		return xstrdup("its header names another shard");
-	char *dir = index_dir_for(base);
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path)); /* the index dir it is in */
 	pm->ds = delta_set_read(run, dir, k, n, base, &pm->id, deltas);
 	free(dir);
 	return check_sources(b, base, files, lo, hi, grown ? grown + lo : NULL, pm->ds);
@@ -804,38 +804,52 @@ size_t index_load(struct load_ctx *ctx, const char *run_dir, const struct steps_
 	return used;
 }
 
-size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+/* Part k of n of the index in dir into v (index_status); grown: nfiles flags, scratch. */
+static void part_state(const char *dir, const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+		       unsigned k, unsigned n, unsigned deltas, bool *grown, struct index_part_status *v)
+{
+	char *path = part_path(dir, k, n);
+	struct part_map pm;
+	struct ibuf b;
+	char *why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL, deltas);
+	*v = (struct index_part_status){ .k = k, .n = n, .path = path, .why = why };
+	index_shard_slice(nfiles, k, n, &v->lo, &v->hi);
+	if (v->lo == v->hi) { /* no rank (more shards than ranks): it lacks nothing, as an open finds */
+		free(v->why);
+		v->why = NULL;
+	}
+	v->bytes = (size_t)pm.id.size;
+	v->deltas = delta_set_count(pm.ds);
+	v->unused_deltas = delta_set_unused(pm.ds);
+	for (size_t i = v->lo; !v->why && i < v->hi; i++)
+		v->grown += grown[i];
+	part_close(&pm);
+}
+
+size_t index_status(const char *dir, const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
 		    struct index_part_status **out)
 {
 	bool found = false;
-	char *dir = index_dir_for(run_dir);
 	unsigned n = index_newest_count(dir, "steps", &found);
 	struct index_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
 	bool *grown = xcalloc(nfiles ? nfiles : 1, sizeof(*grown));
 	unsigned *deltas = delta_files_of(dir, n);
-	for (unsigned k = 0; k < n; k++) {
-		char *path = part_path(dir, k, n);
-		struct part_map pm;
-		struct ibuf b;
-		char *why = part_open(&pm, &b, path, run_dir, k, n, files, nfiles, grown, NULL, deltas[k]);
-		v[k] = (struct index_part_status){ .k = k, .n = n, .path = path, .why = why };
-		index_shard_slice(nfiles, k, n, &v[k].lo, &v[k].hi);
-		if (v[k].lo == v[k].hi) { /* no rank (more shards than ranks): it lacks nothing, as an open finds */
-			free(v[k].why);
-			v[k].why = NULL;
-		}
-		v[k].bytes = (size_t)pm.id.size;
-		v[k].deltas = delta_set_count(pm.ds);
-		v[k].unused_deltas = delta_set_unused(pm.ds);
-		for (size_t i = v[k].lo; !v[k].why && i < v[k].hi; i++)
-			v[k].grown += grown[i];
-		part_close(&pm);
-	}
+	for (unsigned k = 0; k < n; k++)
+		part_state(dir, run_dir, files, nfiles, k, n, deltas[k], grown, &v[k]);
 	free(deltas);
 	free(grown);
-	free(dir);
 	*out = v;
 	return n;
+}
+
+void index_part_state(const char *dir, const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+		      unsigned k, unsigned n, struct index_part_status *v)
+{
+	bool *grown = xcalloc(nfiles ? nfiles : 1, sizeof(*grown));
+	unsigned *deltas = delta_files_of(dir, n);
+	part_state(dir, run_dir, files, nfiles, k, n, deltas[k], grown, v);
+	free(deltas);
+	free(grown);
 }
 
 void index_status_free(struct index_part_status *v, size_t n)

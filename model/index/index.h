@@ -65,16 +65,32 @@ struct steps_rank_file;
 
 /* The directory the index of run_dir is read from (malloc'd): run_dir/.tscope-index
  * when this user can write it (or make it); else the cache directory once it holds a
- * part (this user's own index of a run dir it cannot write); else run_dir/.tscope-index
- * when it is there (another user's index, or one built by a job: read-only here); else
- * the cache directory. The cache directory is $XDG_CACHE_HOME (an absolute one), else
- * ~/.cache (HOME, else the passwd entry's home), /tscope-tui/<run dir's name>, and only
- * when it is this user's own (not made by another user, not writable by all): else
- * run_dir/.tscope-index stands in for it. */
+ * part (this user's own index of a run dir it cannot write), unless run_dir/.tscope-index
+ * holds parts that give an open more of the run as it is now (struct index_cover; a tie
+ * goes to the cache: a stale run-dir index is rebuilt there and read from then on): the
+ * parts of the two are never combined; else run_dir/.tscope-index when it is there
+ * (another user's index, or one built by a job: read-only here); else the cache
+ * directory. The cache directory is $XDG_CACHE_HOME (an absolute one), else ~/.cache
+ * (HOME, else the passwd entry's home), /tscope-tui/<run dir's name>, and only when it is
+ * this user's own (not made by another user, not writable by all): else
+ * run_dir/.tscope-index stands in for it. When both hold parts, the choice is made once
+ * for their files as they are (names, inodes, sizes, mtimes) and kept until one of
+ * them changes; thread-safe. */
 char *index_dir_for(const char *run_dir);
-/* Where a part of run_dir's index is written (malloc'd): index_dir_for(), or the cache
- * directory when that is a run_dir/.tscope-index this user cannot write (its parts
- * written there are read from then on). */
+/* What an index directory gives an open of its run as it is now: the ranks of its usable
+ * steps parts (index_status) and the traces of its usable trace parts whose files are
+ * unchanged (trace_index_status). */
+struct index_cover {
+	size_t ranks, traces;
+};
+/* When both run_dir/.tscope-index (which this user cannot write) and this user's cache
+ * hold parts: the one index_dir_for() does not read (malloc'd), what it would give an
+ * open (*unread) and what the one read gives (*read). Else NULL. */
+char *index_dir_unread(const char *run_dir, struct index_cover *read, struct index_cover *unread);
+/* Where a part of run_dir's index is written (malloc'd): run_dir/.tscope-index when this
+ * user can write it, else the cache directory (its parts are read from then on once they
+ * give an open as much of the run as the run dir's: index_dir_for()); without a cache
+ * directory of this user's, run_dir/.tscope-index (the write fails: index_write_failure). */
 char *index_write_dir_for(const char *run_dir);
 /* dir holds a part of an index (steps-K-of-N.tsx, traces-K-of-N.tsx). */
 bool index_holds_parts(const char *dir);
@@ -241,9 +257,10 @@ int index_part_begin(struct index_wfile *w, const char *run_dir, unsigned k, uns
 int index_part_end(const struct index_part_spec *s, struct index_wfile *w, const bool *has,
 		   const struct index_body_loc *loc, char **path_out);
 
-/* The parts of run_dir's index (the newest shard count) and why each one would not be
- * used (why NULL: valid and current; or a shard of no rank, lo == hi, which an open never
- * misses: more shards than ranks). files: the run's plan sorted by rank id. */
+/* The parts of run_dir's index in dir (index_dir_for(), or the other place of
+ * index_dir_unread(); the newest shard count) and why each one would not be used (why
+ * NULL: valid and current; or a shard of no rank, lo == hi, which an open never misses:
+ * more shards than ranks). files: the run's plan sorted by rank id. */
 struct index_part_status {
 	unsigned k, n;
 	char *path;
@@ -256,9 +273,14 @@ struct index_part_status {
 	size_t grown;        /* its ranks whose steps.jsonl grew since (the open reads the
 			      * new bytes and appends them) */
 };
-size_t index_status(const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+size_t index_status(const char *dir, const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
 		    struct index_part_status **out);
 void index_status_free(struct index_part_status *v, size_t n);
+/* Part k of n of the index in dir alone as index_status() finds it (`index --shard K/N`:
+ * the other parts are not read, nor their sources noted for the mode of the files this
+ * process writes); the caller frees v->path and v->why. */
+void index_part_state(const char *dir, const char *run_dir, const struct steps_rank_file *files, size_t nfiles,
+		      unsigned k, unsigned n, struct index_part_status *v);
 
 /* Check one part file's bytes: header, length and the head's checksum. NULL when
  * valid, else a static reason. The payload is at bytes + 48. For the fuzz harness and

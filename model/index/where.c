@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* where.c: where the persistent index of a run dir lives for this user (index.h):
  * the run dir's .tscope-index (written when this user can, read when it is there), else
- * this user's cache directory; why a write there failed; and which ranks and rank dirs
- * each shard of a run holds. */
+ * this user's cache directory; which of the two is read when both hold parts (the one
+ * that gives an open more of the run, never both: a choice kept while their files stay
+ * as they are); why a write there failed; and which ranks and rank dirs each shard of a
+ * run holds. */
 #include "model/index/index.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "model/index/codec.h"
+#include "model/infile.h"
 #include "model/steps/steps.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 int index_mkdir_p(const char *path)
@@ -118,20 +125,135 @@ static bool own_dir(const char *run_dir, char **own, bool *exists)
 	return *exists ? access(*own, W_OK) == 0 : access(run_dir, W_OK) == 0;
 }
 
-char *index_dir_for(const char *run_dir)
+/* What the index in dir gives an open of run_dir as it is now (struct index_cover). */
+static struct index_cover cover_of(const char *dir, const char *run_dir)
 {
-	char *own;
+	struct index_cover c = { 0 };
+	struct steps_rank_file *files = NULL;
+	size_t nf = index_plan(run_dir, &files), unindexed;
+	struct index_part_status *v = NULL;
+	size_t n = index_status(dir, run_dir, files, nf, &v);
+	for (size_t i = 0; i < n; i++)
+		c.ranks += v[i].why ? 0 : v[i].hi - v[i].lo;
+	index_status_free(v, n);
+	steps_rank_files_free(files);
+	struct trace_part_status *t = NULL;
+	n = trace_index_status(dir, run_dir, &t, &unindexed, NULL);
+	for (size_t i = 0; i < n; i++)
+		c.traces += t[i].why ? 0 : t[i].traces - t[i].changed - t[i].gone;
+	trace_index_status_free(t, n);
+	return c;
+}
+
+/* The files in dir as they are (each one's name, inode, size and mtime, in any order): a
+ * part written, replaced or removed changes it. */
+static uint64_t dir_signature(const char *dir)
+{
+	DIR *d = opendir(dir);
+	uint64_t sig = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		long long id[3] = { (long long)st.st_ino, (long long)st.st_size, infile_mtime_ns(&st) };
+		uint32_t lo = index_crc32(index_crc32(0, e->d_name, strlen(e->d_name)), id, sizeof(id));
+		sig += (uint64_t)index_crc32(lo, id, sizeof(id)) << 32 | lo;
+	}
+	if (d)
+		closedir(d);
+	return sig;
+}
+
+/* The covers of the two places of a run's index that both hold parts, kept for their
+ * files as they were (dir_signature) by the last CHOICES choices of this process. */
+enum { CHOICES = 4 };
+static struct choice {
+	char *own, *cache;
+	uint64_t own_sig, cache_sig;
+	struct index_cover own_cover, cache_cover;
+} choices[CHOICES];
+static unsigned choice_next;
+static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* What own (run_dir/.tscope-index) and cache give an open of run_dir: true when own gives
+ * more (index_dir_for() reads it then). */
+static bool own_gives_more(const char *run_dir, const char *own, const char *cache, struct index_cover *oc,
+			   struct index_cover *cc)
+{
+	uint64_t os = dir_signature(own), cs = dir_signature(cache);
+	bool known = false;
+	pthread_mutex_lock(&choice_lock);
+	for (unsigned i = 0; i < CHOICES && !known; i++) {
+		const struct choice *m = &choices[i];
+		known = m->own && strcmp(m->own, own) == 0 && strcmp(m->cache, cache) == 0 && m->own_sig == os &&
+			m->cache_sig == cs;
+		if (known) {
+			*oc = m->own_cover;
+			*cc = m->cache_cover;
+		}
+	}
+	pthread_mutex_unlock(&choice_lock);
+	if (!known) { /* computed unlocked: it reads both indexes */
+		*oc = cover_of(own, run_dir);
+		*cc = cover_of(cache, run_dir);
+		pthread_mutex_lock(&choice_lock);
+		struct choice *m = &choices[choice_next++ % CHOICES];
+		free(m->own);
+		free(m->cache);
+		*m = (struct choice){ xstrdup(own), xstrdup(cache), os, cs, *oc, *cc };
+		pthread_mutex_unlock(&choice_lock);
+	}
+	return oc->ranks + oc->traces > cc->ranks + cc->traces;
+}
+
+/* The places of run_dir's index when this user cannot write the run dir's and both hold
+ * parts: *own and *cache (malloc'd), true. Else false, *own the place read (malloc'd). */
+static bool two_places(const char *run_dir, char **own, char **cache)
+{
 	bool exists;
 	const char *why;
-	if (own_dir(run_dir, &own, &exists))
-		return own;
-	char *cache = cache_dir_for(run_dir, &why);
-	if (cache && (!exists || index_holds_parts(cache))) {
-		free(own);
-		return cache;
+	*cache = NULL;
+	if (own_dir(run_dir, own, &exists))
+		return false;
+	*cache = cache_dir_for(run_dir, &why);
+	if (*cache && exists && index_holds_parts(*cache) && index_holds_parts(*own))
+		return true;
+	if (*cache && (!exists || index_holds_parts(*cache))) {
+		free(*own);
+		*own = *cache;
+	} else {
+		free(*cache);
 	}
-	free(cache);
-	return own;
+	*cache = NULL;
+	return false;
+}
+
+char *index_dir_for(const char *run_dir)
+{
+	char *own, *cache;
+	if (!two_places(run_dir, &own, &cache))
+		return own;
+	struct index_cover oc, cc;
+	bool own_read = own_gives_more(run_dir, own, cache, &oc, &cc);
+	free(own_read ? cache : own);
+	return own_read ? own : cache;
+}
+
+char *index_dir_unread(const char *run_dir, struct index_cover *read, struct index_cover *unread)
+{
+	char *own, *cache;
+	if (!two_places(run_dir, &own, &cache)) {
+		free(own);
+		return NULL;
+	}
+	struct index_cover oc, cc;
+	bool own_read = own_gives_more(run_dir, own, cache, &oc, &cc);
+	*read = own_read ? oc : cc;
+	*unread = own_read ? cc : oc;
+	free(own_read ? own : cache);
+	return own_read ? cache : own;
 }
 
 /* Without a cache directory of this user's, the run dir's: a write there fails, and

@@ -522,16 +522,22 @@ static const char *part_records(const char *file, const char *base, const struct
 	return NULL;
 }
 
-/* How many of the traces sorted[0..nfiles) shard k of n holds. */
-static size_t shard_count(const char *run_dir, char *const *sorted, size_t nfiles, unsigned k, unsigned n)
+/* How many of the traces sorted[0..nfiles) shard k of n holds; owner[i] set to k for each
+ * of them when owner is not NULL. */
+static size_t shard_count(const char *run_dir, char *const *sorted, size_t nfiles, unsigned k, unsigned n,
+			  long *owner)
 {
 	char **v = xmalloc((nfiles ? nfiles : 1) * sizeof(*v));
 	for (size_t i = 0; i < nfiles; i++)
 		v[i] = xstrdup(sorted[i]);
 	size_t kept = nfiles;
 	trace_index_shard(run_dir, v, &kept, k, n);
-	for (size_t i = 0; i < kept; i++)
+	for (size_t i = 0; i < kept; i++) {
+		long fi = owner ? file_index(sorted, nfiles, v[i]) : -1;
+		if (fi >= 0)
+			owner[fi] = k;
 		free(v[i]);
+	}
 	free(v);
 	return kept;
 }
@@ -547,7 +553,7 @@ static size_t use_part(struct run *run, const char *path, const char *file, unsi
 	struct rec *v;
 	size_t got, used = 0;
 	const char *why = part_records(file, path, ts, k, n, &v, &got);
-	size_t parsed = why ? shard_count(path, sorted, nfiles, k, n) : 0;
+	size_t parsed = why ? shard_count(path, sorted, nfiles, k, n, NULL) : 0;
 	if (why && (parsed || strncmp(why, "missing", 7) != 0))
 		diag_add(&run->diags, DIAG_WARN, file, -1, -1, -1,
 			 "trace index part %u/%u not used: %s; its %zu trace%s parsed", k, n, why, parsed,
@@ -612,10 +618,9 @@ static void part_status(const char *run_dir, const struct trace_set *ts, struct 
 	recs_free(r, n);
 }
 
-size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed,
+size_t trace_index_status(const char *dir, const char *run_dir, struct trace_part_status **out, size_t *unindexed,
 			  char ***unindexed_paths)
 {
-	char *dir = index_dir_for(run_dir);
 	bool found = false;
 	unsigned n = index_newest_count(dir, "traces", &found);
 	struct trace_part_status *v = xcalloc(n ? n : 1, sizeof(*v));
@@ -625,14 +630,25 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	if (pv.n)
 		qsort(pv.v, pv.n, sizeof(*pv.v), text_cmp_ptr);
 	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
+	long *owner = xmalloc((pv.n ? pv.n : 1) * sizeof(*owner)); /* the shard of each trace */
+	for (size_t i = 0; i < pv.n; i++)
+		owner[i] = -1;
 	for (unsigned k = 0; k < n; k++) {
 		v[k] = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
 		part_status(run_dir, &ts, &v[k], pv.v, pv.n, seen);
-		if (v[k].why && strncmp(v[k].why, "missing", 7) == 0 && !shard_count(run_dir, pv.v, pv.n, k, n)) {
+		v[k].planned = shard_count(run_dir, pv.v, pv.n, k, n, owner);
+		if (v[k].why && strncmp(v[k].why, "missing", 7) == 0 && !v[k].planned) {
 			free(v[k].why); /* more shards than traces: it lacks nothing (an open says nothing of it) */
 			v[k].why = NULL;
 		}
 	}
+	for (size_t i = 0; i < pv.n; i++) { /* a part not usable: its shard's traces are counted with it */
+		const struct trace_part_status *p = !seen[i] && owner[i] >= 0 ? &v[owner[i]] : NULL;
+		seen[i] = seen[i] || (p && p->why);
+		if (p && !p->why)
+			v[owner[i]].added++;
+	}
+	free(owner);
 	*unindexed = 0;
 	char **paths = unindexed_paths ? xmalloc((pv.n ? pv.n : 1) * sizeof(*paths)) : NULL;
 	for (size_t i = 0; i < pv.n; i++) {
@@ -645,9 +661,31 @@ size_t trace_index_status(const char *run_dir, struct trace_part_status **out, s
 	free(seen);
 	trace_pathvec_free(&pv);
 	kclass_free(ts.cls);
-	free(dir);
 	*out = v;
 	return n;
+}
+
+void trace_index_part_state(const char *dir, const char *run_dir, unsigned k, unsigned n,
+			    struct trace_part_status *out)
+{
+	struct trace_set ts = { .cls = kclass_new(NULL, NULL) };
+	struct trace_pathvec pv = { 0 };
+	trace_discover(run_dir, &pv, true, NULL);
+	if (pv.n)
+		qsort(pv.v, pv.n, sizeof(*pv.v), text_cmp_ptr);
+	bool *seen = xcalloc(pv.n ? pv.n : 1, sizeof(*seen));
+	long *owner = xmalloc((pv.n ? pv.n : 1) * sizeof(*owner));
+	for (size_t i = 0; i < pv.n; i++)
+		owner[i] = -1;
+	*out = (struct trace_part_status){ .k = k, .n = n, .path = part_path(dir, k, n) };
+	part_status(run_dir, &ts, out, pv.v, pv.n, seen);
+	out->planned = shard_count(run_dir, pv.v, pv.n, k, n, owner);
+	for (size_t i = 0; i < pv.n; i++)
+		out->added += owner[i] == (long)k && !seen[i];
+	free(owner);
+	free(seen);
+	trace_pathvec_free(&pv);
+	kclass_free(ts.cls);
 }
 
 void trace_index_status_free(struct trace_part_status *v, size_t n)

@@ -394,23 +394,30 @@ const struct trace_cpu *trace_cpu_by_corr(const struct trace_rank *r, int64_t co
  * integer nanoseconds, exact while the value in ns fits in int64 (about 9.2e15 us). */
 bool trace_parse_us(const char *s, size_t n, int64_t *out);
 
-/* The trace parts of run_dir's index (the newest shard count; `tscope-tui index
- * --status`): each part's path, why it would not be used (why NULL: valid, or a shard no
- * trace falls in: more shards than traces), the traces it
- * holds, how many of those files changed since (parsed again at the next open) and how
- * many are gone;
- * *unindexed: the run dir's traces no part holds (parsed at each open), also when there
- * is no part; their paths, sorted by strcmp, in *unindexed_paths when it is not NULL
- * (malloc'd, in a malloc'd array). */
+/* The trace parts of run_dir's index in dir (index_dir_for(), or the other place of
+ * index_dir_unread(); the newest shard count; `tscope-tui index --status`): each part's
+ * path, why it would not be used (why NULL: valid, or a shard no trace falls in: more
+ * shards than traces), the traces it holds, how many of those files changed since
+ * (parsed again at the next open) and how many are gone, the run dir's traces its shard
+ * holds now (planned: those an open parses when the part is not usable) and of those the
+ * ones no part holds (added: new since, or left out at each open, in *unindexed too);
+ * *unindexed: the run dir's traces no part holds nor is planned to hold (parsed at each
+ * open), also when there is no part; their paths, sorted by strcmp, in *unindexed_paths
+ * when it is not NULL (malloc'd, in a malloc'd array). */
 struct trace_part_status {
 	unsigned k, n;
 	char *path;
 	char *why;
-	size_t traces, changed, gone;
+	size_t traces, changed, gone, planned, added;
 };
-size_t trace_index_status(const char *run_dir, struct trace_part_status **out, size_t *unindexed,
+size_t trace_index_status(const char *dir, const char *run_dir, struct trace_part_status **out, size_t *unindexed,
 			  char ***unindexed_paths);
 void trace_index_status_free(struct trace_part_status *v, size_t n);
+/* Part k of n of the trace index in dir alone as trace_index_status() finds it (`index
+ * --shard K/N`: no other part read; added: its shard's traces it does not hold); the
+ * caller frees out->path and out->why. */
+void trace_index_part_state(const char *dir, const char *run_dir, unsigned k, unsigned n,
+			    struct trace_part_status *out);
 /* No trace of run_dir falls in shard k of n (`index --shard K/N`: it lists the run dir
  * and that shard's rank dirs only). */
 bool trace_index_shard_empty(const char *run_dir, unsigned k, unsigned n);

@@ -16,7 +16,9 @@
 # 0750: 0640; the umask applies) or than its least readable rank dir, run.json,
 # steps.jsonl or trace (0600: 0600); `index` of a current index
 # leaves it (--force rebuilds), bringing its summary up to date when that is all it
-# needs; --status says a summary made from a part not usable is not usable either;
+# needs, and so do `index --shard K/N` of a current part and --slurm (no job submitted);
+# a merge step not submitted exits 1; every shard of a dir with nothing to index exits 1;
+# --status says a summary made from a part not usable is not usable either;
 # --status --verify reads every body and summary row back; --status names a shard's ranks as a
 # list when ids are missing between them; an index part that is a FIFO
 # is refused, never waited for; a comparison of two indexed runs (whole, sharded, --ranks)
@@ -215,6 +217,19 @@ tap_check "merged shards: the next open from parts and summary = JSONL, no diagn
 "$T" index run >cur3.txt 2>&1
 tap_check "index of current shards: left as they are (not rebuilt whole)" \
 	'grep -q "^index current: run/.tscope-index (8 ranks); nothing to rebuild" cur3.txt && [ -e $idx/steps-2-of-3.tsx ]'
+# index --shard K/N of a current part: left as it is, said (it was rewritten, and so by
+# each task of a job array); --force rewrites it.
+ln -f $idx/steps-1-of-3.tsx pin.s1 && s1=$(stat -c %i $idx/steps-1-of-3.tsx)
+"$T" index --shard 1/3 run >sc.out 2>&1
+rc=$?
+cur="index shard 1/3 current: run/.tscope-index (3 ranks); nothing to rebuild (--force rebuilds it)"
+tap_check "index --shard of a current part: left as it is (its inode), said, exit 0" \
+	'[ "$rc" -eq 0 ] && [ "$(stat -c %i $idx/steps-1-of-3.tsx)" = "$s1" ] &&
+	 [ "$(cat sc.out)" = "$cur" ]'
+"$T" index --force --shard 1/3 run >sf.out 2>&1
+tap_check "... --force rewrites it" \
+	'[ "$(stat -c %i $idx/steps-1-of-3.tsx)" != "$s1" ] && grep -q "^index written: $idx/steps-1-of-3.tsx (3 ranks" sf.out'
+rm -f pin.s1
 # Each shard writes its part of the summary; the first open merges them (no rank's steps
 # read: test_index_summary) into what a whole index gives, and removes them.
 for n in 1 2 4; do
@@ -489,9 +504,37 @@ tap_check "index --version: the main command's" '[ "$("$T" index --version)" = "
 # (-p gpu: its value a word of its own; a cluster -pgpu whole); RUN_DIR is the last word.
 mkdir -p fakebin && printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"$SBATCH_LOG"; echo 4242\n' >fakebin/sbatch &&
 	chmod +x fakebin/sbatch
-SBATCH_LOG=$PWD/sb.log PATH=$PWD/fakebin:$PATH "$T" index --time=5 --slurm -p gpu -pgpu --shards 2 run >/dev/null 2>&1
+SBATCH_LOG=$PWD/sb.log PATH=$PWD/fakebin:$PATH "$T" index --time=5 --slurm -p gpu -pgpu --shards 2 --force run \
+	>/dev/null 2>&1
 tap_check "index --slurm: the other arguments to sbatch, in order" \
 	'[ "$(head -5 sb.log | tr "\n" " ")" = "--parsable --time=5 -p gpu -pgpu " ] && grep -q "index-slurm.sh$" sb.log'
+# --slurm of a current index: said, no job submitted, exit 0 (it submitted a job array
+# whose tasks rewrote every part); --force submits it (above).
+rm -f sb.log
+SBATCH_LOG=$PWD/sb.log PATH=$PWD/fakebin:$PATH "$T" index --slurm run >slcur.out 2>&1
+rc=$?
+tap_check "index --slurm of a current index: said, sbatch not run, exit 0" \
+	'[ "$rc" -eq 0 ] && [ ! -e sb.log ] &&
+	 [ "$(cat slcur.out)" = "index current: run/.tscope-index (8 ranks); no job submitted (--force submits it)" ]'
+# --merge-step that sbatch refuses, or takes without giving a job id: exit 1 (it was 0),
+# why, and what merges by hand; the array's job id and watch lines all the same.
+mkdir -p fbdep fbnoid
+printf '#!/bin/sh\ncase "$*" in *--dependency*) echo "sbatch: error: Job dependency problem" >&2; exit 1;; esac
+echo 555\n' >fbdep/sbatch
+printf '#!/bin/sh\ncase "$*" in *--dependency*) exit 0;; esac\necho 556\n' >fbnoid/sbatch
+chmod +x fbdep/sbatch fbnoid/sbatch
+PATH=$PWD/fbdep:$PATH "$T" index --slurm --merge-step --force run >ms1.out 2>ms1.err
+rc1=$?
+PATH=$PWD/fbnoid:$PATH "$T" index --slurm --merge-step --force run >ms2.out 2>ms2.err
+rc2=$?
+hand="the job array runs without it (exit status 1): once it is done, "
+hand="$hand.tscope-tui index --status .*run. && tscope-tui --print"
+tap_check "--merge-step not submitted: exit 1, why, what merges by hand; the array's job id and watch lines" \
+	'[ "$rc1" -eq 1 ] && [ "$rc2" -eq 1 ] &&
+	 grep -q "^tscope-tui index: the merge step was not submitted: sbatch failed (exit status 1); $hand" ms1.err &&
+	 grep -q "^tscope-tui index: the merge step was not submitted: sbatch printed no job id; $hand" ms2.err &&
+	 grep -q "^submitted job array 555: " ms1.out && grep -q "^watch: squeue -j 555 " ms1.out &&
+	 grep -q "^submitted job array 556: " ms2.out'
 tap_check "index --slurm RUN_DIR -p gpu: RUN_DIR is the last word, said" \
 	'usage_err "not a directory (with --slurm, RUN_DIR is the last argument that is not an" --slurm run -p gpu'
 
@@ -502,6 +545,13 @@ rc=$?
 tap_check "index of a dir without ranks or traces: exit 1, \"nothing to index here\", no index dir" \
 	'[ "$rc" -eq 1 ] && grep -q "no index written (nothing to index here: the index holds pytscope ranks and traces)" gp.out &&
 	 [ ! -e gp/.tscope-index ]'
+# ... and so for every shard of a job array over it (shards 0-2 of 4 exited 0, "nothing
+# falls in this shard", as if the others held ranks)
+for k in 0 1 2 3; do "$T" index --shard $k/4 gp >gp$k.out 2>&1; echo $? >>gp.rc; done
+nothing="tscope-tui index: no index written (nothing to index here: the index holds pytscope ranks and traces)"
+tap_check "index --shard K/4 of a dir without ranks or traces: every shard exit 1, \"nothing to index here\"" \
+	'[ "$(tr "\n" " " <gp.rc)" = "1 1 1 1 " ] && [ ! -e gp/.tscope-index ] &&
+	 [ "$(grep -lx "$nothing" gp0.out gp1.out gp2.out gp3.out | wc -l)" -eq 4 ]'
 
 # Index files show no more than the run dir does: a run dir of its owner's alone (0700,
 # its files 0600) gets shards' parts, trace parts, their summary parts, the merged

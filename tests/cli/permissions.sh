@@ -10,7 +10,10 @@
 # user can only read (another's, or a Slurm job's) is used as it is; when stale it is
 # rebuilt in this user's cache, and grown sources or an unmerged summary are read at each
 # open with a note saying why; a damaged part stays (the note says so) until `index
-# --force` builds one in the cache. An index shows no more than the files do: a rank
+# --force` builds one in the cache. With parts in both, the one that gives an open more
+# of the run is read (a tie: the cache), never both, and --status names the other; its
+# advice for a missing shard says what this user's command would write where. An index
+# shows no more than the files do: a rank
 # file this user cannot read makes another's index unusable here, and this user's own
 # records it as unreadable (current, not rebuilt at each open). Sources that cannot be
 # read (a steps.jsonl, a whole rank dir, a trace found by its first bytes, a DASF
@@ -160,6 +163,42 @@ as_user "$T" index --status shards >sst5.txt 2>&1
 shcache="$work/xdg/tscope-tui/$(cd shards && pwd -P | tr / %)"
 tap_check "... index builds one in the cache, its summary current" \
 	'grep -q "^summary  ok  $shcache/summary.tsx$" sst5.txt && same shards'
+# A shard built in this user's cache is never combined with the run dir's parts, nor does
+# it hide them when they give an open more: the run dir's shard 0/2 alone, --status says
+# what rebuilds shard 1/2 where (it said `index --shard K/N`, which writes to the cache);
+# this user's shard 1/2 in the cache: one of the two read, the other named; the owner
+# completes the run dir's: read from then on (the cache's half hid it, "shard 0/2
+# missing", every open reading its ranks from the JSONL).
+"$gen" half 8 20 >/dev/null && "$T" index --shard 0/2 half >/dev/null 2>&1 || exit 1
+chmod -R a-w half
+habs=$(cd half && pwd -P)
+hcache="$work/xdg/tscope-tui/$(printf '%s' "$habs" | tr / %)"
+as_user "$T" index --status half >hst1.txt 2>&1
+cant="(this user cannot write this index: .tscope-tui index --shard 1/2. rebuilds it there when run by one who can; "
+cant="$cant.tscope-tui index. builds a whole one in this user.s cache, read from then on)$"
+tap_check \
+	"the run dir's shard 0/2 alone, read-only here: --status says who rebuilds shard 1/2 there, and what this user can" \
+	'grep -q "^shard 1/2  ranks 4-7  NOT USABLE: missing" hst1.txt &&
+	 grep -q "$cant" hst1.txt'
+as_user "$T" index --shard 1/2 half >/dev/null 2>&1
+as_user "$T" index --status half >hst2.txt 2>&1
+also="^also: the run dir.s index half/.tscope-index is not read here: "
+also="$also.*(4 ranks, against 4 ranks there; the parts of the two are never combined)$"
+tap_check "this user's shard 1/2 in the cache: one index read, the other named, never combined" \
+	'grep -q "^shard 1/2  ranks 4-7  ok  $hcache/steps-1-of-2.tsx$" hst2.txt &&
+	 grep -q "$also" hst2.txt'
+"$T" index --shard 1/2 half >/dev/null 2>&1
+as_user "$T" index --status half >hst3.txt 2>&1
+rc=$?
+as_user "$T" --export sources half >hsrc.csv 2>/dev/null
+above="^also: this user.s cache $hcache is not read here: "
+above="${above}the run dir.s index above gives an open more of the run (8 ranks, against 4 ranks there"
+tap_check "the owner completes the run dir's index: read from then on, the cache's half named, exit 0" \
+	'[ "$rc" -eq 0 ] && grep -q "^shard 0/2  ranks 0-3  ok  half/.tscope-index/steps-0-of-2.tsx$" hst3.txt &&
+	 grep -q "^shard 1/2  ranks 4-7  ok  half/.tscope-index/steps-1-of-2.tsx$" hst3.txt &&
+	 grep -q "$above" hst3.txt &&
+	 ! grep -q "not used" hsrc.csv'
+tap_check "... = a plain load" 'same half'
 "$gen" dmg 6 40 >/dev/null || exit 1
 "$T" index dmg >/dev/null 2>&1
 tap_flip dmg/.tscope-index/steps-0-of-1.tsx 100

@@ -9,7 +9,8 @@
 # (by file), and the parts merge; the ranks of the traces restored and parsed are
 # assigned as a plain load assigns them (a rank two traces claim: the same one refused,
 # whatever shards held them). `index --status` lists the trace parts (traces held,
-# changed or gone since, why a part is not usable, traces no part holds). A missing or
+# changed or gone since, why a part is not usable with the traces its shard holds, not
+# "0 traces", and the shard that rebuilds it; traces no part holds nor is to hold). A missing or
 # damaged part is named at each open with the count of its traces parsed instead (a
 # missing one was named by --status alone); a shard of no trace, which writes no part, is not.
 set -u
@@ -110,7 +111,10 @@ rm gen/.tscope-index/traces-1-of-2.tsx
 rc=$?
 tap_check "index --status: a missing trace shard is not usable (exit 1), the other is" \
 	'[ "$rc" -eq 1 ] && grep -q "^traces 0/2  [0-9]* traces\{0,1\}  ok  " st.txt &&
-	 grep -q "^traces 1/2  0 traces  NOT USABLE: missing" st.txt'
+	 grep -q "^traces 1/2  2 traces  NOT USABLE: missing" st.txt'
+tap_check "... its line gives the 2 traces its shard holds (it said 0), the next names the shard that rebuilds it" \
+	'grep -q "^traces: each open parses the 2 traces of the part not usable (.tscope-tui index --shard 1/2. rebuilds it" \
+	 st.txt && ! grep -q "not in the index" st.txt'
 "$T" --export sources gen >miss.csv 2>/dev/null
 miss="trace index part 1/2 not used: missing (not built yet, or its job failed); its 2 traces are parsed"
 tap_check "--shard: a missing part is named at the open (as a missing steps shard is), its traces parsed" \
@@ -170,8 +174,11 @@ tap_flip $p $(($(wc -c <$p) - 3))
 tap_check "damaged part: reported" 'grep -q "trace index part 0/1 not used: checksum mismatch" dmg.csv'
 "$T" index --status gen >st.txt 2>&1
 rc=$?
+notusable="^traces: each open parses the [1-9][0-9]* traces\{0,1\} of the part "
+notusable="${notusable}not usable (.tscope-tui index. rebuilds it)$"
 tap_check "index --status: a damaged trace part is not usable (exit 1)" \
-	'[ "$rc" -eq 1 ] && grep -q "^traces 0/1  0 traces  NOT USABLE: checksum mismatch" st.txt'
+	'[ "$rc" -eq 1 ] && grep -q "^traces 0/1  [1-9][0-9]* traces\{0,1\}  NOT USABLE: checksum mismatch" st.txt &&
+	 grep -q "$notusable" st.txt'
 "$T" --export temporal --no-index gen >want.csv 2>/dev/null
 "$T" --export temporal gen >got.csv 2>/dev/null
 tap_check "damaged part: the traces parsed (= a plain load)" 'cmp -s want.csv got.csv && [ -s got.csv ]'
