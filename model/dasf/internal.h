@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* internal.h: the DASF model's internals, shared by load.c (decoding), store.c
+/* internal.h: the DASF model's internals, shared by load.c (decoding, with load_mp.c,
+ * the MessagePack reader, and load_legacy.c, the legacy text format), store.c
  * (interning), analysis.c, views.c, rules.c, grid.c and subsystem.c. Other modules use
  * model/dasf/dasf.h only.
  *
@@ -81,6 +82,18 @@ bool dasf_mp_is_nil(const unsigned char *v);
 const char *dasf_mp_kind(const unsigned char *v);
 uint32_t dasf_mp_array(const unsigned char *v, const unsigned char **first);
 const unsigned char *dasf_mp_next(const struct dasf_rec *r, const unsigned char *v);
+
+/* The legacy `trace: {json}` format (load_legacy.c): a MessagePack buffer, grown as it is
+ * written (b xmalloc'd, cap its size; the caller frees b), reused line after line. */
+struct dasf_packer {
+	unsigned char *b;
+	size_t n, cap;
+};
+struct json_doc;
+/* The object of a parsed line (token 0 of d, which json_parse accepted) packed into pk
+ * (pk->n its length): false when it is no object, nests deeper than 64, or jsmn left it
+ * malformed (a key without its value). */
+bool dasf_legacy_pack(struct dasf_packer *pk, const struct json_doc *d);
 
 /* A uint64 -> uint32 hash map (open addressing), for grouping. */
 struct dasf_map {

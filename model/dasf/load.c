@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* load.c: the DASF loader. Reads EventProfiler databases (length-prefixed
  * MessagePack records: an 8-byte big-endian length, then one msgpack map) and the
- * legacy `trace: {json}` text format, file after file in the order given, into the
- * run's struct dasf_db (internal.h). One pass over each record (load_mp.c) validates it
- * and finds the fields the analyses use, which are read in place: nothing is allocated
- * per record, so a hostile count cannot make it allocate; a bad length (past the file's
- * end, or framing bytes that are not one record while a plausible record begins inside
- * them) resynchronises on the next plausible record; a truncated tail ends the file with a
- * warning. Values the analyses cannot use (a gpu_utilization that is not a number from 0
- * to 100, a negative size) are left out and counted in one diagnostic a file. Files are
- * read with pread through a sliding window (never mmap: a database that shrinks while it
- * loads, being rotated or rewritten, must end the file early, not raise SIGBUS). Nothing
- * here prints or exits: problems become diagnostics. */
+ * legacy `trace: {json}` text format (each line packed as a record by load_legacy.c),
+ * file after file in the order given, into the run's struct dasf_db (internal.h). One
+ * pass over each record (load_mp.c) validates it and finds the fields the analyses use,
+ * which are read in place: nothing is allocated per record, so a hostile count cannot
+ * make it allocate; a bad length (past the file's end, or framing bytes that are not one
+ * record while a plausible record begins inside them) resynchronises on the next
+ * plausible record; a truncated tail ends the file with a warning. Values the analyses
+ * cannot use (a gpu_utilization that is not a number from 0 to 100, a negative size) are
+ * left out and counted in one diagnostic a file; a Compute event whose duration is no
+ * usable number (absent, nil, NaN, negative, infinite) keeps its task, its time missing,
+ * with a diagnostic at its offset. Files are read with pread through a sliding window
+ * (never mmap: a database that shrinks while it loads, being rotated or rewritten, must
+ * end the file early, not raise SIGBUS). Nothing here prints or exits: problems become
+ * diagnostics. */
 #include "model/dasf/dasf.h"
 
 #include <errno.h>
@@ -29,7 +32,6 @@
 #include "model/xalloc.h"
 
 #define LEGACY_PREFIX "trace: "
-#define LEGACY_DEPTH 64
 #define MAX_UNKNOWN_NAMES 16
 #define WINDOW ((size_t)256 << 10) /* bytes read per pread refill (more for a larger record) */
 
@@ -298,20 +300,17 @@ static void push_keys(struct dasf_db *db, const struct dasf_rec *r, const unsign
 	}
 }
 
-static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, double ts, long long off)
+/* The duration of the Compute event at off in seconds, NaN when it has none that is a
+ * number (absent, nil, a string: the task ran, its time is unknown); warned of when the
+ * analyses cannot count it (dasf_dur_usable). */
+static double compute_duration(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long off)
 {
-	struct dasf_db *db = fc->db;
 	double dur;
-	const char *key, *name;
-	size_t klen, nlen;
 	if (!dasf_mp_number(r->duration, &dur)) {
-		skip_record(fc, off, "Compute event without a numeric", "duration");
-		return -1;
-	}
-	bool has_key = dasf_mp_str(r, r->key, &key, &klen), has_name = dasf_mp_str(r, r->fn, &name, &nlen);
-	if (!has_key || !has_name) {
-		skip_record(fc, off, "Compute event without string args", !has_key ? "key" : "name");
-		return -1;
+		diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1,
+			 "Compute event without a numeric 'duration' (%s): its task time is counted as missing",
+			 r->duration ? dasf_mp_kind(r->duration) : "absent");
+		return NAN;
 	}
 	if (fc->legacy)
 		dur /= 1000.0;
@@ -319,6 +318,20 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 		diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1,
 			 "Compute event with an unusable duration (%g s: %s): its task time is counted as missing",
 			 dur, isnan(dur) ? "not a number" : dur < 0 ? "negative" : "infinite");
+	return dur;
+}
+
+static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, double ts, long long off)
+{
+	struct dasf_db *db = fc->db;
+	const char *key, *name;
+	size_t klen, nlen;
+	bool has_key = dasf_mp_str(r, r->key, &key, &klen), has_name = dasf_mp_str(r, r->fn, &name, &nlen);
+	if (!has_key || !has_name) {
+		skip_record(fc, off, "Compute event without string args", !has_key ? "key" : "name");
+		return -1;
+	}
+	double dur = compute_duration(fc, r, off);
 	uint32_t hdep[EDGE_AHEAD], hdnt[EDGE_AHEAD];
 	uint32_t ndep = hash_ahead(db, r, r->deps, hdep), ndnt = hash_ahead(db, r, r->dnts, hdnt);
 	xgrow((void **)&db->task, &db->taskcap, db->ntask + 1, sizeof(*db->task));
@@ -571,86 +584,13 @@ static bool read_frames(struct dasf_file_ctx *fc, struct image *im)
 	return partial;
 }
 
-/* ---- legacy `trace: {json}` lines: converted to msgpack, then ingested the same way ---- */
-
-/* A growing MessagePack buffer (widest encodings: the reader takes them all). */
-struct packer {
-	unsigned char *b;
-	size_t n, cap;
-};
-
-/* Marker m, then v big-endian in w bytes. */
-static void pack_head(struct packer *pk, unsigned char m, uint64_t v, int w)
-{
-	xgrow((void **)&pk->b, &pk->cap, pk->n + 1 + (size_t)w, 1);
-	pk->b[pk->n++] = m;
-	for (int i = w - 1; i >= 0; i--)
-		pk->b[pk->n++] = (unsigned char)(v >> (8 * i));
-}
-
-static void pack_str(struct packer *pk, const char *s, size_t n)
-{
-	pack_head(pk, 0xdb, n, 4);
-	xgrow((void **)&pk->b, &pk->cap, pk->n + n, 1);
-	memcpy(pk->b + pk->n, s, n);
-	pk->n += n;
-}
-
-static void pack_double(struct packer *pk, double v)
-{
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof(bits));
-	pack_head(pk, 0xcb, bits, 8);
-}
-
-/* Pack token i; -1 when too deep or malformed (jsmn is lenient: a key may lack its value,
- * so members are counted by walking them, and every index is checked). */
-static int pack_json(struct packer *pk, const struct json_doc *d, int i, int depth)
-{
-	if (depth > LEGACY_DEPTH || i < 0 || i >= d->ntok)
-		return -1;
-	const jsmntok_t *t = &d->tok[i];
-	if (t->type == JSMN_OBJECT || t->type == JSMN_ARRAY) {
-		size_t n = 0;
-		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k))
-			n++;
-		pack_head(pk, t->type == JSMN_OBJECT ? 0xdf : 0xdd, n, 4);
-		for (int k = json_first(d, i); k >= 0; k = json_next(d, i, k)) {
-			if (t->type == JSMN_OBJECT && pack_json(pk, d, k, depth + 1) < 0)
-				return -1;
-			if (pack_json(pk, d, t->type == JSMN_OBJECT ? k + 1 : k, depth + 1) < 0)
-				return -1;
-		}
-		return 0;
-	}
-	if (t->type == JSMN_STRING) {
-		char *s = json_strdup(d, i);
-		size_t n = strlen(s);
-		pack_str(pk, s, n);
-		free(s);
-		return 0;
-	}
-	long long iv;
-	double dv;
-	bool bv;
-	if (json_is_null(d, i))
-		pack_head(pk, 0xc0, 0, 0);
-	else if (json_bool(d, i, &bv))
-		pack_head(pk, bv ? 0xc3 : 0xc2, 0, 0);
-	else if (json_int(d, i, &iv))
-		pack_head(pk, 0xd3, (uint64_t)iv, 8);
-	else if (json_number(d, i, &dv))
-		pack_double(pk, dv);
-	else
-		return -1;
-	return 0;
-}
+/* ---- legacy `trace: {json}` lines: converted to msgpack (load_legacy.c), then ingested the same way ---- */
 
 static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 {
 	struct json_doc doc;
 	json_doc_init(&doc);
-	struct packer pk = { 0 };
+	struct dasf_packer pk = { 0 };
 	long lineno = 0;
 	size_t off = 0;
 	bool partial = false;
@@ -665,8 +605,7 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 		int r = -1;
 		if (n > plen && memcmp(line, LEGACY_PREFIX, plen) == 0)
 			r = json_parse(&doc, js, n - plen);
-		pk.n = 0;
-		if (r > 0 && json_is_object(&doc, 0) && pack_json(&pk, &doc, 0, 0) == 0) {
+		if (r > 0 && dasf_legacy_pack(&pk, &doc)) {
 			decode_record(fc, pk.b, pk.n, (long long)off);
 		} else if (r == JSON_EPART && last_unterminated) {
 			diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, lineno, (long long)off, -1,

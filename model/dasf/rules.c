@@ -7,7 +7,9 @@
  * name the sanitizer rewrites). A task without
  * a usable duration could change any share of task time, so the function and worker rules
  * are not judged while one exists (the not-judged item names the function or worker with
- * most of them), nor while the summed task times overflow (named likewise). */
+ * most of them), nor while the summed task times overflow (named likewise). No one
+ * function has most idle GPU samples when several tie for it: GPU idleness names them all
+ * and opens every function's row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #define IMBALANCE_RATIO 1.5  /* busiest worker / mean worker busy time */
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
+#define IDLE_TIED_NAMED 4    /* functions tied for most idle samples named, the rest counted */
 
 /* A function group's rows (dasf.h dasf_function_groups), its name sanitized as the tables
  * hold it (a name the sanitizer rewrites would match no row otherwise): its
@@ -270,30 +273,80 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	workers_free(&ws);
 }
 
-/* The function group (dasf.h) with the most idle GPU samples. */
+/* The function groups (dasf.h) with the most idle GPU samples: the first of them in
+ * first-seen order, and how many share its count (a tie: no one function has most). */
 struct idle_top {
-	char *name;               /* the group's name, malloc'd */
+	char *name;               /* the first group's name, malloc'd */
 	bool stripped;
 	size_t n;                 /* its idle samples */
+	size_t ntied;             /* groups with n idle samples (1: no tie) */
+	char *tied;               /* with a tie, their names, marked, malloc'd: "p and q", "a, b, c, d and 3 more" */
 };
+
+/* name and its mark appended to the malloc'd *text (NULL: empty), after sep unless first. */
+static void names_append(char **text, const char *sep, const char *name, const char *mark)
+{
+	char *t = xasprintf("%s%s%s%s", *text ? *text : "", *text ? sep : "", name, mark);
+	free(*text);
+	*text = t;
+}
+
+/* The names of the groups with `top` idle samples (ntied of them, idle[] by group), the
+ * first IDLE_TIED_NAMED named, the rest counted. */
+static char *tied_names(const struct dasf_groups *gr, const size_t *idle, size_t top, size_t ntied)
+{
+	char *text = NULL;
+	size_t named = 0, shown = ntied > IDLE_TIED_NAMED ? IDLE_TIED_NAMED : ntied;
+	for (size_t g = 0; g < gr->n && named < shown; g++) {
+		if (idle[g] != top)
+			continue;
+		named++;
+		names_append(&text, named == ntied ? " and " : ", ", gr->names.str[g],
+			     dasf_group_mark(gr->stripped[g]));
+	}
+	if (ntied > shown) {
+		char *t = xasprintf("%s and %zu more", text, ntied - shown);
+		free(text);
+		text = t;
+	}
+	return text;
+}
 
 static bool idle_top_function(const struct dasf_db *db, const struct dasf_an *an, struct idle_top *top)
 {
 	struct dasf_groups gr;
 	dasf_groups_build(db, &gr);
-	size_t *idle = xcalloc(gr.n + 1, sizeof(*idle)), best = 0;
+	size_t *idle = xcalloc(gr.n + 1, sizeof(*idle)), best = 0, ntied = 0;
 	for (size_t i = 0; i < db->strs.n; i++)
 		if (gr.group_of[i] != DASF_NONE)
 			idle[gr.group_of[i]] += an->idle_by_name[i];
 	for (size_t g = 1; g < gr.n; g++)
 		if (idle[g] > idle[best])
 			best = g;
+	for (size_t g = 0; g < gr.n; g++)
+		ntied += idle[g] == idle[best];
 	bool found = gr.n && idle[best];
-	if (found)
-		*top = (struct idle_top){ xstrndup(gr.names.str[best], gr.names.len[best]), gr.stripped[best], idle[best] };
+	if (found) {
+		char *tied = ntied > 1 ? tied_names(&gr, idle, idle[best], ntied) : NULL;
+		*top = (struct idle_top){ xstrndup(gr.names.str[best], gr.names.len[best]), gr.stripped[best],
+					  idle[best], ntied, tied };
+	}
 	free(idle);
 	dasf_groups_free(&gr);
 	return found;
+}
+
+/* GPU_IDLE's evidence: the function most idle samples fell in (task_evidence), or with a
+ * tie every function_bottleneck row (the one filter is one name: the tied ones are among
+ * them). */
+static struct evidence idle_evidence(const struct idle_top *top)
+{
+	if (top->ntied == 1)
+		return task_evidence(top->name, top->stripped);
+	struct evidence ev = evidence_none();
+	ev.kind = EV_TASK;
+	ev.view = "function_bottleneck";
+	return ev;
 }
 
 static void rule_gpu_idle(struct run *run, struct finding_list *out)
@@ -310,15 +363,23 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	double share = (double)an->res_idle / (double)an->res_matched;
 	char *title = xasprintf("GPU idle while tasks run: %.0f%% of in-task samples below %.0f%%",
 				share * 100, DASF_IDLE_UTIL);
-	char *detail = xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
-				 "rule) show under %.0f%% utilisation; most of them during %s%s (%zu).",
-				 an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name, dasf_group_mark(top.stripped),
-				 top.n);
+	char *detail = top.tied ? xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
+					    "rule) show under %.0f%% utilisation; no one function has most of "
+					    "them: %s tie with %zu each.", an->res_idle, an->res_matched,
+					    DASF_IDLE_UTIL, top.tied, top.n)
+				: xasprintf("%zu of %zu GPU samples taken while a task ran (DASF's first-match "
+					    "rule) show under %.0f%% utilisation; most of them during %s%s (%zu).",
+					    an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name,
+					    dasf_group_mark(top.stripped), top.n);
 	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
-		     "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
-		     "function, raise chunk sizes, and check that data loading is not the bottleneck.",
-		     task_evidence(top.name, top.stripped));
+		     top.tied ? "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for these "
+				"functions, raise chunk sizes, and check that data loading is not the bottleneck. "
+				"Enter lists every function (the tied ones among them)."
+			      : "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for this "
+				"function, raise chunk sizes, and check that data loading is not the bottleneck.",
+		     idle_evidence(&top));
 	free(top.name);
+	free(top.tied);
 	free(title);
 	free(detail);
 }

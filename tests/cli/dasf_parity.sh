@@ -20,7 +20,10 @@
 # critical path, not an empty cell (DASF writes no task graph: no parity to keep there);
 # all when the tasks view (tscope-tui's own) gained the Worker and Function group columns;
 # mut_fx's when a Managed Memory event too far from 0 for task_balance (m0136's, 3.5e145 s)
-# became a skipped record with a warning, not an event task_balance dropped in silence.
+# became a skipped record with a warning, not an event task_balance dropped in silence;
+# the mutants' when a Compute event without a numeric duration (a mutated byte) became a task
+# whose time is missing, as a NaN one (and, kept, its repeats of another mutant's tasks
+# warned of), not a skipped record.
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

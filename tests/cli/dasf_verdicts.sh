@@ -7,7 +7,9 @@
 # counted as missing alike in the headline, the report and the views, and leave the
 # function and worker rules not judged (naming whose tasks) and the critical path n/a
 # (naming a task; never its time as 0 s), in the headline, the report and the exports; a
-# database with no loadable record is "nothing found" (exit 1, its diagnostics said); a tie
+# database with no loadable record is "nothing found" (exit 1, its diagnostics said); a
+# Compute event without a numeric duration (absent, null, a string) is a task whose time is
+# missing, as a NaN one, never a skipped record; a tie
 # at the top is no dominant function; databases of two runs (one host's, or differing
 # <name>-<unixtime> prefixes) and a copy of a database are warned of, naming the files;
 # an empty task_balance says why; an event without an args map is named; a database of
@@ -151,10 +153,10 @@ tap_check "memory events alone: the report's DASF section has task_balance, the 
 	 grep -q "^  no task (Compute) event: top functions, top tasks and the critical path n/a$" memonly.txt &&
 	 grep -q "^  Tasks in memory per worker" memonly.txt && grep -q "^  *2  *3  *4$" memonly.txt'
 tap_check "memory events alone are data: exit 0" 'report v/memonly.msgpack >/dev/null'
-# no loadable record: every Compute event's duration a string; a file cut inside its first record
+# no loadable record: every Compute event without a key; a file cut inside its first record
 for k in 1 2 3; do
 	printf 'trace: {"name": "Compute", "timestamp": 1000, "process_id": "h", "thread_id": "worker-h-0", '
-	printf '"data": {"key": "a-%s", "name": "a"}, "duration": "x"}\n' "$k"
+	printf '"data": {"name": "a-%s"}, "duration": 1000}\n' "$k"
 done >allbad.txt
 printf '\000\000\000' >cut3.msgpack
 "$BIN" --print --no-index --color never --dasf allbad.txt >allbad.out 2>allbad.err
@@ -163,8 +165,23 @@ allbad_rc=$?
 cut3_rc=$?
 tap_check "no loadable record: exit 1, nothing found (no 'No findings' report), the diagnostics still said" \
 	'[ "$allbad_rc" = 1 ] && [ "$cut3_rc" = 1 ] && ! grep -q "No findings" allbad.out cut3.out &&
-	 grep -q "^No steps or trace found in .allbad.txt.\.$" allbad.err && grep -q "duration" allbad.err &&
+	 grep -q "^No steps or trace found in .allbad.txt.\.$" allbad.err && grep -q "args .key." allbad.err &&
 	 grep -q "^No steps or trace found in .cut3.msgpack.\.$" cut3.err && grep -q "truncated" cut3.err'
+# Compute events without a numeric duration (absent, null, a string): tasks whose time is
+# unknown, as with a NaN one, never skipped records (a's 60% of the rest is no verdict)
+cdur() { printf 'trace: {"name": "Compute", "timestamp": 1000, "process_id": "h", "thread_id": "worker-h-%s", ' "$1"
+	printf '"data": {"key": "%s", "name": "%s"}%s}\n' "$2" "${2%%-*}" "$3"; }
+{ for k in 0 1 2; do cdur 0 "a-$k" ', "duration": 1000'; done
+	cdur 1 b-0 ', "duration": 2000'; cdur 1 c-0 ''; cdur 1 c-1 ', "duration": null'; cdur 1 c-2 ', "duration": "x"'
+} >nodur.txt
+"$BIN" --print --no-index --color never --dasf nodur.txt >nodur.out 2>nodur.err
+sources --dasf nodur.txt >nodur.csv
+tap_check "no duration, null, a string: 7 tasks, task time n/a, no dominant function, the three said" \
+	'grep -q "^  DASF tasks  *7 tasks, 3 functions, 2 workers on 1 host; task time n/a (3 of 7 tasks" nodur.out &&
+	 grep -q "^  - dominant task function (3 of 3 tasks of function c have no usable duration)$" nodur.out &&
+	 ! grep -q "DASF.FUNCTION_DOMINATES" nodur.out &&
+	 grep -q "0 errors, 3 warnings.*(0 records skipped)" nodur.err &&
+	 [ "$(grep -c "without a numeric .duration. (absent\|nil\|a string)" nodur.csv)" = 3 ]'
 # a 10-byte task input (gen_dasf legacy's b-1): 1e-05 MB, not 0.000
 "$B/gen_dasf" legacy leg.txt && report leg.txt >leg.out
 tap_check "the report's Memory MB of a 10-byte size: 1e-05, not 0.000" \

@@ -7,7 +7,8 @@
 # row that holds it, never an empty table, and the worker finding that worker's tasks; a
 # finding's evidence is exact: 'predict' is not 'predict_proba', a worker without Managed
 # Memory events opens its tasks (its fix names no task_balance), names that differ by a
-# per-call token open their group's tasks;
+# per-call token open their group's tasks, functions tied for most idle GPU samples every
+# function's row;
 # on a database of Managed Memory events alone, v lists task_balance and no task view;
 # task_graph of a database with a dependency cycle shows Critical missing, the legend why.
 set -u
@@ -119,6 +120,13 @@ write('exact.msgpack', [compute('p-%d' % i, 'predict', 10.0 + 5 * i, 5.0, 'worke
       [compute('q-%d' % i, 'predict_proba', 10.0, 1.0, 'worker-h-%d' % (2 * i)) for i in range(2)])
 write('token.msgpack', [compute('u-%d' % i, 'unc_fit-%da2b3c4d-%d' % (i, i), 10.0 + 5 * i, 5.0, 'worker-h-0')
                         for i in range(3)] + [compute('x-0', 'unc_fit_x', 30.0, 1.0, 'worker-h-0')])
+def sample(ts):
+    b = pack({'name': 'Resource Usage', 'timestamp': ts, 'phase': 'I', 'process_id': 'h',
+              'args': {'gpu_utilization': 2, 'gpu_memory_used': 1000}})
+    return struct.pack('>Q', len(b)) + b
+write('idletie.msgpack', [compute('p-0', 'p', 10.0, 3.0, 'worker-h-0'), compute('q-0', 'q', 20.0, 3.0, 'worker-h-1'),
+                          compute('r-0', 'r', 30.0, 3.0, 'worker-h-1')] +
+      [sample(t) for t in (10.5, 11.5, 12.5, 20.5, 21.5, 22.5, 30.5)])
 EOF
 finding_dump FUNCTION_DOMINATES "$TMP/exact.msgpack" "$TMP/exact_fn.txt"
 grep -q "function_bottleneck  row 1/1 (of 3) .* filter 'Function=predict'" "$TMP/exact_fn.txt" &&
@@ -135,6 +143,10 @@ finding_dump FUNCTION_DOMINATES "$TMP/token.msgpack" "$TMP/token.txt"
 grep -q "tasks  row 1/3 (of 4) .* filter 'Function group=unc_fit'" "$TMP/token.txt" &&
 	! grep -q 'unc_fit_x' "$TMP/token.txt"
 tap_rc $? "Enter on 'Function unc_fit-* takes 94%': the group's 3 tasks, not unc_fit_x's"
+finding_dump GPU_IDLE "$TMP/idletie.msgpack" "$TMP/idletie.txt"
+grep -q 'function_bottleneck  row 1/3 ' "$TMP/idletie.txt" && ! grep -q "filter '" "$TMP/idletie.txt" &&
+	grep -q '^.h  *0  *p ' "$TMP/idletie.txt" && grep -q '^.h  *1  *q ' "$TMP/idletie.txt"
+tap_rc $? "Enter on GPU idleness with p and q tied (3 idle samples each): every function's row, not p's alone"
 
 # Managed Memory events alone: the v list offers what builds (task_balance), no task view
 "$BUILD/tests/gen_dasf" verdicts "$TMP/v" >/dev/null

@@ -432,6 +432,85 @@ static void test_dominant_tokens(void)
 	free(path);
 }
 
+/* Functions tied for the most idle GPU samples: no one has most of them; the detail names
+ * the tied ones (four, the rest counted), the drill-down opens every function's row. */
+static void test_idle_ties(void)
+{
+	static const int per_fn[][6] = { { 3, 3, 0 }, { 2, 2, 1, 2, 0 }, { 1, 1, 1, 1, 1, 1 } };
+	static const char *const want[] = { "no one function has most of them: f0 and f1 tie with 3 each.",
+		"no one function has most of them: f0, f1 and f3 tie with 2 each.",
+		"no one function has most of them: f0, f1, f2, f3 and 2 more tie with 1 each." };
+	for (size_t k = 0; k < ARRAY_LEN(per_fn); k++) {
+		char *path = tmp_path("ties.msgpack");
+		struct dw w;
+		dw_open(&w, path);
+		for (int f = 0; f < 6 && (f < 2 || per_fn[k][f]); f++) {
+			char key[16], fn[8];
+			snprintf(key, sizeof(key), "f%d-0", f);
+			snprintf(fn, sizeof(fn), "f%d", f);
+			dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, fn, 10.0 * f, 5, 1, DW_NONE,
+							  DW_NONE });
+			for (int i = 0; i < per_fn[k][f]; i++)
+				dw_resource(&w, "h", 10.0 * f + 0.5 + i, 2, 1000);
+		}
+		dw_close(&w);
+		struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+		const struct finding *f = tu_finding(run, "DASF.GPU_IDLE");
+		ok(f && strstr(f->detail, want[k]) && !strstr(f->detail, "most of them during") && !f->ev.name &&
+		   f->ev.kind == EV_TASK && strcmp(f->ev.view, "function_bottleneck") == 0,
+		   "GPU_IDLE with a tie (case %zu): the tied functions named, every function's row the evidence", k);
+		run_free(run);
+		free(path);
+	}
+}
+
+/* A Compute event without a numeric duration (absent, nil) is a task whose time is
+ * unknown, as one with a NaN duration: kept, said at its offset, and the function and
+ * worker findings not judged (a took 60%% of the time the other tasks give). */
+static void compute_no_duration(struct dw *w, const char *key, bool nil)
+{
+	msgpack_pack_map(&w->pk, nil ? 5 : 4);
+	dw_str(w, "name"); dw_str(w, "Compute");
+	dw_str(w, "timestamp"); msgpack_pack_double(&w->pk, 12);
+	if (nil) {
+		dw_str(w, "duration"); msgpack_pack_nil(&w->pk);
+	}
+	dw_str(w, "thread_id"); dw_str(w, "worker-h-1");
+	dw_str(w, "args"); msgpack_pack_map(&w->pk, 2);
+	dw_str(w, "key"); dw_str(w, key);
+	dw_str(w, "name"); dw_str(w, "c");
+	dw_flush(w);
+}
+
+static void test_missing_duration(void)
+{
+	char *path = tmp_path("nodur.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	for (int i = 0; i < 3; i++) {
+		char key[8];
+		snprintf(key, sizeof(key), "a-%d", i);
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", key, "a", 10 + i, 1, 1, DW_NONE, DW_NONE });
+	}
+	dw_compute(&w, &(struct dw_task){ "h", "worker-h-1", "b-0", "b", 10, 2, 1, DW_NONE, DW_NONE });
+	compute_no_duration(&w, "c-0", false);
+	compute_no_duration(&w, "c-1", true);
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	long long off = -1;
+	struct dasf_summary s;
+	ok(run->dasf && run->dasf->ntask == 6 && run->src[0].skipped == 0 && dasf_summarize(run, &s) &&
+	   s.tasks == 6 && s.functions == 3 && isnan(s.total_task_s) && isnan(s.critical_s),
+	   "no duration: the tasks are kept (6 tasks, 3 functions), task time and critical path n/a");
+	ok(tu_has_diag(run, "without a numeric 'duration' (absent): its task time is counted as missing", &off) &&
+	   off > 0 && tu_has_diag(run, "without a numeric 'duration' (nil)", NULL),
+	   "no duration, a nil one: a diagnostic each at its offset");
+	ok(!tu_finding(run, "DASF.FUNCTION_DOMINATES") && !tu_finding(run, "DASF.WORKER_IMBALANCE"),
+	   "no duration: no verdict on shares of task time (a's 60%% of the rest is none)");
+	run_free(run);
+	free(path);
+}
+
 /* A finding on a worker's row persists in a comparison when B has one more worker that
  * sorts before it (its row number shifts, its name does not). */
 static void test_compare_worker_rows(void)
@@ -526,7 +605,8 @@ static void test_hostile(void)
 	dw_close(&w);
 	free(p);
 	run = open_paths((const char *const[]){ "keys.msgpack" }, 1);
-	ok(tu_has_diag(run, "without a numeric 'duration'", NULL), "missing key: Compute without duration -> diagnostic");
+	ok(tu_has_diag(run, "Compute event without string args 'key'", NULL),
+	   "missing key: Compute without key (nor duration) -> diagnostic");
 	ok(tu_has_diag(run, "not a map", NULL), "a record that is not a map -> diagnostic");
 	ok(tu_has_diag(run, "malformed MessagePack", NULL), "hostile array count -> diagnostic, no allocation");
 	ok(tu_has_diag(run, "unknown event 'Custom Thing'", NULL), "unknown event -> diagnostic");
@@ -725,6 +805,8 @@ int main(void)
 	test_findings_fire();
 	test_function_groups();
 	test_dominant_tokens();
+	test_idle_ties();
+	test_missing_duration();
 	test_compare_worker_rows();
 	test_hostile();
 	test_nul_keys();
