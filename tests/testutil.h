@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* testutil.h: helpers shared by the unit tests (tests/unit) and the fixture generators
  * (tests/tools): a private scratch directory under $TSCOPE_TMP and its removal, writing
- * a whole file, making a directory, finding a diagnostic and a finding, a pseudo-random
+ * a whole file, a rank's run.json at finish, making a directory, finding a diagnostic and a finding, a pseudo-random
  * sequence, an empty run, a path in the source tree, file modes that hold for root too.
  * Header-only (static
  * inline); no TAP output: callers decide what a failure means for them. */
@@ -88,6 +88,17 @@ static inline void tu_write_file(const char *path, const void *data, size_t n)
 		perror(path);
 		exit(1);
 	}
+}
+
+/* dir/rank{rank}/run.json as pytscope's finish() writes it (the finish marker a follower
+ * looks for): rank, world_size and n_steps; exits 1 as tu_write_file. */
+static inline void tu_write_finish(const char *dir, int rank, long world, long n_steps)
+{
+	char path[4200], text[128];
+	snprintf(path, sizeof(path), "%s/rank%d/run.json", dir, rank);
+	int k = snprintf(text, sizeof(text), "{\"rank\": %d, \"world_size\": %ld, \"n_steps\": %ld}\n", rank, world,
+			 n_steps);
+	tu_write_file(path, text, (size_t)k);
 }
 
 /* mkdir dir (0755); an existing directory is fine, any other failure prints the path

@@ -152,7 +152,9 @@ void app_stop_work(struct app *app);
 /* Draw one frame (wnoutrefresh + doupdate). */
 void app_draw(struct app *app);
 /* Columns the status row leaves a pane's status text (frame.c): its width less the
- * margins and, following a job, the live state at its right. */
+ * margins and, following a job, the live state at its right at its shortest ("LIVE
+ * running, 1 stalled"): the live state gives up its other parts while the pane's text
+ * needs their room. */
 int app_status_width(struct app *app);
 /* Close and reopen every pane (after a command changed model settings). */
 void app_reload(struct app *app);

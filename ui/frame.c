@@ -207,58 +207,102 @@ static void draw_hint(struct app *app)
 /* The held analyses' age is shown from this many seconds on (see status_live). */
 #define LAG_SHOWN 1.0
 
+/* How much of the live state the status row shows (status_live): each level adds a part
+ * to the one before; a narrow row leaves out the last ones so the pane's fields show. */
+enum live_detail {
+	LIVE_LEAST,    /* LIVE or PAUSED and the job's state (running: its stalled ranks' count) */
+	LIVE_STATE,    /* the job's state with the stalled ranks' count */
+	LIVE_BEHIND,   /* "catching up, 120 MiB to read" */
+	LIVE_AGE,      /* the newest record's age (a sweep: its last change's) */
+	LIVE_ALL,      /* the held analyses' age */
+};
+
+/* The job's state and its stalled ranks as status_live shows them at detail d: at
+ * LIVE_LEAST the count of stalled ranks stands for "running" ("1 stalled"). */
+static void live_state(const struct follow *f, enum live_detail d, char *buf, size_t n)
+{
+	size_t nst = follow_nstalled(f);
+	enum follow_state st = follow_state(f);
+	const char *name = follow_state_name(st);
+	if (!nst)
+		snprintf(buf, n, "%s", name);
+	else if (d == LIVE_LEAST && st == FOLLOW_RUNNING)
+		snprintf(buf, n, "%zu stalled", nst);
+	else
+		snprintf(buf, n, "%s, %zu stalled", name, nst);
+}
+
 /* Following a job: the live state shown at the status row's right (LIVE or PAUSED, the
- * job's state, the newest record's age, how old the held analyses are) in live, with
- * the role it is drawn in; "" when not following. */
-static enum role status_live(struct app *app, char *live, size_t n)
+ * job's state, the newest record's age, how old the held analyses are) with the parts
+ * detail d keeps, in live, with the role it is drawn in; "" when not following. */
+static enum role status_live(struct app *app, enum live_detail d, char *live, size_t n)
 {
 	live[0] = '\0';
 	if (!app->follow)
 		return ROLE_ACCENT;
 	double age = follow_newest_age(app->follow, follow_clock());
 	enum follow_state st = follow_state(app->follow);
-	char agebuf[32] = "no record yet", stalls[32] = "", lag[48] = "", behind[48] = "", bytes[24];
+	char agebuf[40] = ", no record yet", state[64], lag[48] = "", behind[48] = "", bytes[24];
+	const char *mode = app->following ? "LIVE" : "PAUSED";
 	long long left;
 	if (age >= 0)
-		snprintf(agebuf, sizeof(agebuf), "newest record %.0f s ago", age);
-	if (follow_behind(app->follow, &left))   /* a big append read in slices (app_poll) */
+		snprintf(agebuf, sizeof(agebuf), ", newest record %.0f s ago", age);
+	if (d < LIVE_AGE)
+		agebuf[0] = '\0';
+	/* a big append read in slices (app_poll) */
+	if (d >= LIVE_BEHIND && follow_behind(app->follow, &left))
 		snprintf(behind, sizeof(behind), " catching up, %s to read,",
 			 units_bytes((double)left, bytes, sizeof(bytes)));
-	if (follow_nstalled(app->follow))
-		snprintf(stalls, sizeof(stalls), ", %zu stalled", follow_nstalled(app->follow));
+	live_state(app->follow, d, state, sizeof(state));
 	double lag_age = follow_clock() - app->caught_up_t;
 	bool updating = analysis_recompute_running(app->run);
 	/* the held analyses (app.h app_poll), once a second behind the records or while
 	 * the worker updates them: younger, they are as current as the polls */
-	if (analysis_lagging(app->run) && (updating || lag_age >= LAG_SHOWN))
+	if (d >= LIVE_ALL && analysis_lagging(app->run) && (updating || lag_age >= LAG_SHOWN))
 		snprintf(lag, sizeof(lag), ", analyses %.0f s old%s", lag_age, updating ? ", updating" : "");
-	snprintf(live, n, " %s%s %s%s, %s%s ", app->following ? "LIVE" : "PAUSED", behind, follow_state_name(st),
-		 stalls, agebuf, lag);
+	snprintf(live, n, " %s%s %s%s%s ", mode, behind, state, agebuf, lag);
 	char sweep[96];   /* a sweep has no step records: its files and their last change */
-	if (follow_sweep_status(app->follow, follow_clock(), sweep, sizeof(sweep)))
-		snprintf(live, n, " %s %s ", app->following ? "LIVE" : "PAUSED", sweep);
+	if (follow_sweep_status(app->follow, follow_clock(), sweep, sizeof(sweep))) {
+		char *change = strstr(sweep, ", last change");
+		if (change && d < LIVE_AGE)
+			*change = '\0';
+		snprintf(live, n, " %s %s ", mode, sweep);
+	}
 	return st == FOLLOW_STALLED || follow_nstalled(app->follow) ? ROLE_ERROR : ROLE_ACCENT;
+}
+
+/* The live state with the most parts that leave room columns for a pane's status text
+ * of width bw beside it (LIVE_LEAST when none does), in live; returns its role. */
+static enum role status_live_fit(struct app *app, int room, int bw, char *live, size_t n)
+{
+	enum live_detail d = LIVE_ALL;
+	enum role role = status_live(app, d, live, n);
+	while (d > LIVE_LEAST && bw + text_width(live) > room)
+		role = status_live(app, --d, live, n);
+	return role;
 }
 
 int app_status_width(struct app *app)
 {
 	char live[192];
-	status_live(app, live, sizeof(live));
+	status_live(app, LIVE_LEAST, live, sizeof(live));
 	return app->lay.status.w - 2 - text_width(live);
 }
 
+/* The status row: the pane's status text at the left, the live state at the right giving
+ * up its least needed parts first; then the pane's last fields go (draw_fit_fields). */
 static void draw_status(struct app *app)
 {
 	const struct rect *r = &app->lay.status;
 	draw_clear_rect(r, ROLE_STATUS);
 	char buf[APP_LINE] = "", live[192];
-	enum role live_role = status_live(app, live, sizeof(live));
-	int lw = text_width(live);
-	if (lw)
-		draw_text(r->y, r->x + r->w - lw, lw, live, live_role);
 	void *priv = app->pane[app->cur].priv;
 	if (priv && app->pane[app->cur].ops->status)
 		app->pane[app->cur].ops->status(priv, app, buf, sizeof(buf));
+	enum role live_role = status_live_fit(app, r->w - 2, text_width(buf), live, sizeof(live));
+	int lw = text_width(live);
+	if (lw)
+		draw_text(r->y, r->x + r->w - lw, lw, live, live_role);
 	draw_fit_fields(buf, sizeof(buf), r->w - 2 - lw, app->g->ellipsis);
 	draw_text(r->y, r->x + 1, r->w - 2 - lw, buf, ROLE_STATUS);
 }

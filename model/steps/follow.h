@@ -74,12 +74,17 @@
  *   within T:
  *   a rank idle for more than T whose newest step is behind the advancing ranks is
  *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
- *   others are at 380"; a rank with no step record idle past T likewise). With no rank
- *   advanced within T: every rank at the same newest step (and not short of run.json
- *   n_steps) is state FINISHED (LIVE.FINISHED, low), unless a rank has no step record, a
- *   rank of run.json's world_size has no rank dir (a run dir followed) or a steps.jsonl
- *   ends in an unfinished line (no newline: a half-written record); otherwise the job
- *   is stalled (LIVE.JOB_STALL, high, naming those ranks). follow_judge.h has the code.
+ *   others are at 380", or "rank 0 is at 380" when not all the others are; a rank with
+ *   no step record idle past T likewise). With no rank advanced within T, the finish
+ *   marker is a rank's run.json with n_steps (pytscope writes it at finish() only): every
+ *   followed rank has it (none short of its n_steps) is state FINISHED (LIVE.FINISHED,
+ *   low), whatever step each stopped at (the steps said when they differ); none has it
+ *   and every rank is at the same newest step is state IDLE (LIVE.JOB_IDLE, low: paused,
+ *   writing in bursts, or stopped without finishing; never finished); unless a rank has
+ *   no step record, a rank of run.json's world_size has no rank dir (a run dir followed),
+ *   a steps.jsonl ends in an unfinished line (no newline: a half-written record) or some
+ *   ranks have the marker and others not; otherwise the job is stalled (LIVE.JOB_STALL,
+ *   high, naming those ranks). follow_judge.h has the code.
  * - The live findings are owned by the follower and linked into run->live_findings,
  *   so run_findings() (Findings pane, --print) shows them; follow_free() unlinks them.
  * - follow_save_index() appends what the polls read since the last append to each run
@@ -126,7 +131,7 @@ struct follow_opts {
 #define FOLLOW_INDEX_EVERY 60.0
 #define FOLLOW_INDEX_MIB 64.0
 
-enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_STALLED, FOLLOW_FINISHED };
+enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_IDLE, FOLLOW_STALLED, FOLLOW_FINISHED };
 
 /* follow_poll() result bits */
 enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
@@ -148,7 +153,7 @@ void follow_free(struct follow *f);
 /* Seconds, CLOCK_MONOTONIC. */
 double follow_clock(void);
 enum follow_state follow_state(const struct follow *f);
-const char *follow_state_name(enum follow_state s);  /* "waiting" "running" "stalled" "finished" */
+const char *follow_state_name(enum follow_state s);  /* "waiting" "running" "idle" "stalled" "finished" */
 const struct finding_list *follow_findings(const struct follow *f);
 double follow_interval(const struct follow *f);
 /* The stall threshold T of the last poll, in seconds. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_judge.c: the follower's stall rule (follow_judge.h, follow.h STALL RULE): from
- * each followed rank's newest step, idle time and file state, the job's state (running,
- * stalled, finished) and the live findings that say so; the rule's median step time;
+ * each followed rank's newest step, idle time, finish marker and file state, the job's
+ * state (running, idle, stalled, finished) and the live findings that say so; the rule's median step time;
  * whether a run.json read again names another run. */
 #include "model/steps/follow_judge.h"
 
@@ -39,19 +39,23 @@ static void clause(char *buf, size_t len, size_t *used, const struct summary_ids
 }
 
 /* What keeps an idle job from being finished (follow_judge.h), as "; rank 3 wrote no
- * step record; ..." in buf ("" when nothing does); returns a signature of it. */
+ * step record; ..." in buf ("" when nothing does); some_marked: some rank with records
+ * has its finish marker, so those without it are named. Returns a signature of it. */
 static unsigned long unfinished(const struct follow_rank_now *v, size_t n, const struct summary_ids *missing,
-				long world, char *buf, size_t len)
+				long world, bool some_marked, char *buf, size_t len)
 {
-	struct summary_ids none = { .n = 0 }, unread = { .n = 0 }, part = { .n = 0 };
+	struct summary_ids none = { .n = 0 }, unread = { .n = 0 }, part = { .n = 0 }, unmarked = { .n = 0 };
 	unsigned long sig = missing->n;
 	for (size_t i = 0; i < n; i++) {
+		bool no_mark = some_marked && v[i].has && !v[i].finished;
 		if (!v[i].has)
 			summary_ids_add(v[i].err ? &unread : &none, v[i].rank);
 		else if (v[i].partial)
 			summary_ids_add(&part, v[i].rank);
-		if (!v[i].has || v[i].partial)
-			sig = sig * 31 + (unsigned long)v[i].rank * 2 + v[i].partial + 1;
+		if (no_mark)
+			summary_ids_add(&unmarked, v[i].rank);
+		if (!v[i].has || v[i].partial || no_mark)
+			sig = sig * 31 + (unsigned long)v[i].rank * 4 + v[i].partial * 2 + no_mark + 1;
 	}
 	char world_of[64];
 	snprintf(world_of, sizeof(world_of), "of world_size %ld has no rank dir", world);
@@ -64,7 +68,24 @@ static unsigned long unfinished(const struct follow_rank_now *v, size_t n, const
 	       "have no step record: their steps.jsonl cannot be read");
 	clause(buf, len, &used, missing, world_of, worlds_of);
 	clause(buf, len, &used, &part, "left an unfinished last line", "left an unfinished last line");
+	clause(buf, len, &used, &unmarked, "has no run.json with n_steps", "have no run.json with n_steps");
 	return sig;
+}
+
+/* Who is at front (the newest step of the advancing ranks), for a rank behind it: "the
+ * others are at 121" when every other rank is, else "rank 0 is at 121", "ranks 0, 4 are
+ * at 121". */
+static void front_text(const struct follow_rank_now *v, size_t n, long front, char *buf, size_t len)
+{
+	struct summary_ids at = { .n = 0 };
+	for (size_t i = 0; i < n; i++)
+		if (v[i].has && v[i].step == front)
+			summary_ids_add(&at, v[i].rank);
+	if (at.n + 1 == n)
+		snprintf(buf, len, "the others are at %ld", front);
+	else
+		snprintf(buf, len, "rank%s %s%s %s at %ld", at.n == 1 ? "" : "s", at.text, summary_ids_more(&at),
+			 at.n == 1 ? "is" : "are", front);
 }
 
 /* Some ranks advance (the newest step of those is front): the others idle for more than
@@ -72,17 +93,18 @@ static unsigned long unfinished(const struct follow_rank_now *v, size_t n, const
 static unsigned long judge_running(struct finding_list *live, const struct follow_rank_now *v, size_t n,
 				   size_t nadv, long front, double T, bool *stalled)
 {
-	char title[320], detail[512];
+	char title[400], detail[512], ahead[SUMMARY_TEXT + 64];
+	front_text(v, n, front, ahead, sizeof(ahead));
 	unsigned long sig = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i].idle <= T || (v[i].has && v[i].step >= front))
 			continue;
 		if (v[i].has)
-			snprintf(title, sizeof(title), "rank %d stopped at step %ld, %.0f s ago; the others are at %ld",
-				 v[i].rank, v[i].step, v[i].idle, front);
+			snprintf(title, sizeof(title), "rank %d stopped at step %ld, %.0f s ago; %s", v[i].rank, v[i].step,
+				 v[i].idle, ahead);
 		else
-			snprintf(title, sizeof(title), "rank %d has written no step record in %.0f s; the others are "
-				 "at %ld", v[i].rank, v[i].idle, front);
+			snprintf(title, sizeof(title), "rank %d has written no step record in %.0f s; %s", v[i].rank,
+				 v[i].idle, ahead);
 		snprintf(detail, sizeof(detail),
 			 "No new record from rank %d for %.0f s while %zu of %zu ranks advanced (threshold %.1f s "
 			 "= max(10 x median step time, --stall floor)).", v[i].rank, v[i].idle, nadv, n, T);
@@ -94,23 +116,79 @@ static unsigned long judge_running(struct finding_list *live, const struct follo
 	return sig;
 }
 
+/* The newest steps of the ranks with records (lowest, highest) and the least idle time. */
+struct span {
+	long lo, hi;
+	double idle;
+};
+
+static struct span span_of(const struct follow_rank_now *v, size_t n)
+{
+	struct span s = { 0, 0, 0 };
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].has)
+			continue;
+		s.lo = first || v[i].step < s.lo ? v[i].step : s.lo;
+		s.hi = first || v[i].step > s.hi ? v[i].step : s.hi;
+		s.idle = first || v[i].idle < s.idle ? v[i].idle : s.idle;
+		first = false;
+	}
+	return s;
+}
+
+/* Every rank has its finish marker (run.json n_steps), none short of it, no rank
+ * advanced within T: finished, at one step or (uneven ends) between two. */
 static void judge_finished(struct finding_list *live, const struct follow_rank_now *v, size_t n,
 			   const char *subset)
 {
+	struct span s = span_of(v, n);
 	char title[320];
-	if (subset[0] && n == 1)   /* the ranks left out are not watched: no word on the whole job */
-		snprintf(title, sizeof(title), "the rank followed finished: it stopped at step %ld%s", v[0].step,
-			 subset);
+	if (s.lo != s.hi && subset[0])
+		snprintf(title, sizeof(title), "the ranks followed finished: all %zu wrote run.json with n_steps; they "
+			 "stopped between steps %ld and %ld%s", n, s.lo, s.hi, subset);
+	else if (s.lo != s.hi)
+		snprintf(title, sizeof(title), "job finished: all %zu ranks wrote run.json with n_steps; they stopped "
+			 "between steps %ld and %ld", n, s.lo, s.hi);
+	else if (subset[0] && n == 1)   /* the ranks left out are not watched: no word on the whole job */
+		snprintf(title, sizeof(title), "the rank followed finished: it stopped at step %ld%s", s.lo, subset);
 	else if (subset[0])
-		snprintf(title, sizeof(title), "the ranks followed finished: all %zu stopped at step %ld%s", n,
-			 v[0].step, subset);
+		snprintf(title, sizeof(title), "the ranks followed finished: all %zu stopped at step %ld%s", n, s.lo,
+			 subset);
 	else if (n == 1)
-		snprintf(title, sizeof(title), "job finished: the rank stopped at step %ld", v[0].step);
+		snprintf(title, sizeof(title), "job finished: the rank stopped at step %ld", s.lo);
 	else
-		snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, v[0].step);
-	add_live(live, "LIVE.FINISHED", SEV_LOW, -1, -1, title,
-		 "Every rank stopped at the same step and none advanced within the stall threshold: a finish, not a "
-		 "stall.", "");
+		snprintf(title, sizeof(title), "job finished: all %zu ranks stopped at step %ld", n, s.lo);
+	add_live(live, "LIVE.FINISHED", SEV_LOW, -1, -1, title, s.lo != s.hi ?
+		 "Every rank wrote its run.json with n_steps (pytscope writes it at finish()), none stopped short of "
+		 "it, and none advanced within the stall threshold: a finish, not a stall. The ranks ended at "
+		 "different steps, each at its own end (uneven data shards, a DDP join)." :
+		 "Every rank wrote its run.json with n_steps (pytscope writes it at finish()), stopped at the same "
+		 "step and none advanced within the stall threshold: a finish, not a stall.", "");
+}
+
+/* No rank advanced within T, every rank at one step, none with its finish marker: not
+ * finished, and nothing says it is stalled either (low; following goes on). */
+static void judge_idle(struct finding_list *live, const struct follow_rank_now *v, size_t n, double T,
+		       const char *subset)
+{
+	struct span s = span_of(v, n);
+	char title[480], which[48], detail[512];
+	if (n == 1)
+		snprintf(which, sizeof(which), "the rank");
+	else
+		snprintf(which, sizeof(which), "all %zu ranks", n);
+	snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s; %s at step %ld, no run.json with n_steps "
+		 "yet (a finished pytscope job writes one): paused, still writing in bursts, or stopped without "
+		 "finishing%s", subset[0] ? "the ranks followed idle" : "job idle", s.idle, which, s.lo, subset);
+	snprintf(detail, sizeof(detail),
+		 "No rank wrote a record within the stall threshold (%.1f s) and every rank is at the same step, but "
+		 "no rank has written its run.json with n_steps, which pytscope writes at finish(): the job may be "
+		 "paused (a checkpoint, an evaluation), writing its records in bursts (pytscope flushes every 200 "
+		 "records), or stopped without finishing (killed, or crashed at that step). Following goes on.", T);
+	add_live(live, "LIVE.JOB_IDLE", SEV_LOW, -1, -1, title, detail,
+		 "Wait: a job that goes on writes records again, one that finishes writes run.json. If neither comes, "
+		 "look at the job's processes and the scheduler.");
 }
 
 /* No rank advanced within T, and the ranks did not stop together at the planned end or
@@ -118,38 +196,29 @@ static void judge_finished(struct finding_list *live, const struct follow_rank_n
 static void judge_stalled(struct finding_list *live, const struct follow_rank_now *v, size_t n, const char *why,
 			  const char *subset)
 {
-	long lo = 0, hi = 0;
-	double idle = 0;
-	bool first = true;
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].has)
-			continue;
-		lo = first || v[i].step < lo ? v[i].step : lo;
-		hi = first || v[i].step > hi ? v[i].step : hi;
-		idle = first || v[i].idle < idle ? v[i].idle : idle;
-		first = false;
-	}
+	struct span s = span_of(v, n);
 	const char *who = subset[0] ? "the ranks followed stalled" : "job stalled";
-	char title[640];
-	if (why[0] && lo == hi)
+	char title[1024];
+	if (why[0] && s.lo == s.hi)
 		snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s%s; the ranks with records stopped at "
-			 "step %ld%s", who, idle, why, lo, subset);
+			 "step %ld%s", who, s.idle, why, s.lo, subset);
 	else if (why[0])
 		snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s%s; the ranks with records stopped "
-			 "between steps %ld and %ld%s", who, idle, why, lo, hi, subset);
-	else if (lo == hi)
+			 "between steps %ld and %ld%s", who, s.idle, why, s.lo, s.hi, subset);
+	else if (s.lo == s.hi)
 		snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s, all at step %ld (run.json n_steps "
-			 "not reached)%s", who, idle, lo, subset);
+			 "not reached)%s", who, s.idle, s.lo, subset);
 	else
 		snprintf(title, sizeof(title), "%s: no rank advanced for %.0f s; ranks stopped between steps %ld "
-			 "and %ld%s", who, idle, lo, hi, subset);
+			 "and %ld%s", who, s.idle, s.lo, s.hi, subset);
 	if (why[0])
 		add_live(live, "LIVE.JOB_STALL", SEV_HIGH, -1, -1, title,
 			 "No rank wrote a record within the stall threshold, but the job is not finished: a finished "
-			 "job has a step record from every rank of its world_size and every steps.jsonl ends with a "
-			 "newline (an unfinished last line: a record half-written when its process died).",
-			 "Look at the ranks named: a process that died before its first step or while writing a "
-			 "record, a rank that never started, a full disk or a lost mount.");
+			 "job has a step record and a run.json with n_steps from every rank of its world_size, and "
+			 "every steps.jsonl ends with a newline (an unfinished last line: a record half-written when "
+			 "its process died).",
+			 "Look at the ranks named: a process that died before its first step, while writing a record "
+			 "or before its finish, a rank that never started, a full disk or a lost mount.");
 	else
 		add_live(live, "LIVE.JOB_STALL", SEV_HIGH, -1, -1, title,
 			 "No rank wrote a record within the stall threshold and the ranks did not stop together at the "
@@ -164,7 +233,7 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 {
 	findings_free(live);
 	long front = 0;          /* newest step of the advancing ranks */
-	size_t nadv = 0, nrec = 0;
+	size_t nadv = 0, nrec = 0, nmarked = 0;
 	bool same = true, short_of_plan = false;
 	const struct follow_rank_now *any = NULL;   /* a rank with records */
 	for (size_t i = 0; i < n; i++) {
@@ -176,10 +245,11 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 		any = any ? any : &v[i];
 		same = same && v[i].step == any->step;
 		short_of_plan = short_of_plan || v[i].short_of_plan;
+		nmarked += v[i].finished;
 		nrec++;
 	}
 	struct follow_verdict out = { FOLLOW_WAITING, 0 };
-	char why[512];
+	char why[768];
 	if (nrec == 0)
 		return out;
 	if (nadv > 0) {
@@ -187,10 +257,14 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 		out.sig = judge_running(live, v, n, nadv, front, T, stalled);
 		return out;
 	}
-	out.sig = unfinished(v, n, missing, world, why, sizeof(why));
-	if (same && !short_of_plan && !why[0]) {
+	/* (a rank with records and without the marker, some with it: named in why) */
+	out.sig = unfinished(v, n, missing, world, nmarked > 0, why, sizeof(why));
+	if (!why[0] && nmarked > 0 && !short_of_plan) {
 		out.state = FOLLOW_FINISHED;
-		judge_finished(live, any, n, subset);
+		judge_finished(live, v, n, subset);
+	} else if (!why[0] && nmarked == 0 && same) {
+		out.state = FOLLOW_IDLE;
+		judge_idle(live, v, n, T, subset);
 	} else {
 		out.state = FOLLOW_STALLED;
 		judge_stalled(live, v, n, why, subset);

@@ -6,11 +6,14 @@
  *
  * Beyond follow.h's rule, the job is never called finished while it cannot be: a rank
  * followed with no step record (its file empty, absent or unreadable), a rank of
- * run.json's world_size with no rank dir, or a steps.jsonl whose last line has no
- * newline (a half-written record, its writer gone once no rank advanced within T:
- * perf-reliability.md 5.5) keeps an idle job STALLED (LIVE.JOB_STALL, naming the ranks
- * and why). While other ranks advance, a rank with no record idle for more than T is
- * stalled (LIVE.STALLED_RANK). */
+ * run.json's world_size with no rank dir, a steps.jsonl whose last line has no newline
+ * (a half-written record, its writer gone once no rank advanced within T:
+ * perf-reliability.md 5.5), or a rank without the finish marker (run.json n_steps:
+ * pytscope writes it at finish()) while others have it keeps an idle job STALLED
+ * (LIVE.JOB_STALL, naming the ranks and why). No rank with the marker, all at one step:
+ * IDLE (LIVE.JOB_IDLE, low: paused, writing in bursts, or stopped without finishing),
+ * never finished. While other ranks advance, a rank with no record idle for more than T
+ * is stalled (LIVE.STALLED_RANK), the ranks at the front named unless all the others are. */
 #ifndef MODEL_STEPS_FOLLOW_JUDGE_H
 #define MODEL_STEPS_FOLLOW_JUDGE_H
 
@@ -26,6 +29,7 @@ struct follow_rank_now {
 	long step;
 	double idle;            /* seconds since it last advanced (or appeared) */
 	bool short_of_plan;     /* run.json n_steps says more steps should come */
+	bool finished;          /* its run.json records n_steps: the finish marker */
 	bool partial;           /* its steps.jsonl ends in a line without its newline */
 	int err;                /* errno its steps.jsonl last failed with, 0: none */
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_private.h: private to the follower's files (load_follow.c, follow_index.c,
- * follow_sources.c): its state (the PATHs followed, a tail per followed steps.jsonl, the
+ * follow_sources.c, follow_state.c): its state (the PATHs followed, a tail per followed steps.jsonl, the
  * live findings) and the index appends follow_index.c does for load_follow.c's polls
  * (follow.h CONTRACT: the index every opts.index_every seconds or opts.index_bytes bytes
  * read). */

@@ -8,7 +8,8 @@
  * back, stall detection and the live findings. The follower's state is
  * follow_private.h's; the source rows and diagnostics those reads leave, and traces and
  * DASF databases that appear (said, not read), are follow_sources.c's; the events said,
- * follow_events.c's; the index appends, follow_index.c's; a sweep's reloads, follow_sweep.c's. */
+ * follow_events.c's; the index appends, follow_index.c's; a sweep's reloads, follow_sweep.c's;
+ * the state read back (follow.h's getters), follow_state.c's. */
 #include "model/infile.h"
 #include "model/steps/follow_private.h"
 
@@ -611,6 +612,12 @@ static struct ftail *tail_of_rank(struct follow *f, int rank)
 	return bsearch(&key, f->t, f->nt, sizeof(*f->t), cmp_tail);
 }
 
+bool follow_rank_stalled(const struct follow *f, int rank)
+{
+	const struct ftail *t = tail_of_rank((struct follow *)f, rank);
+	return t && t->stalled;
+}
+
 /* Every PATH is a run dir (not a steps.jsonl, not one rank{k}/): the whole job is followed. */
 static bool follows_job(const struct follow *f)
 {
@@ -652,6 +659,7 @@ static struct follow_rank_now rank_now(struct follow *f, const struct ftail *t, 
 		const struct steps_meta *meta = steps_rank_meta(m, (size_t)ri);
 		v.step = steps_step(m, (size_t)ri, k - 1);
 		v.short_of_plan = meta->has_nsteps && v.step + 1 < meta->n_steps;
+		v.finished = meta->has_nsteps;
 	}
 	return v;
 }
@@ -817,83 +825,4 @@ void follow_free(struct follow *f)
 		free(f->traces[i]);
 	free(f->traces);
 	free(f);
-}
-
-/* ---- reading the state ------------------------------------------------------------------- */
-
-bool follow_behind(const struct follow *f, long long *left)
-{
-	if (left) {
-		*left = 0;
-		for (size_t i = 0; i < f->nt; i++) {
-			long long seen = f->t[i].tail ? f->t[i].seen : 0;
-			*left += f->t[i].size > seen ? f->t[i].size - seen : 0;
-		}
-	}
-	return f->behind;
-}
-
-enum follow_state follow_state(const struct follow *f)
-{
-	return f->state;
-}
-
-const char *follow_state_name(enum follow_state s)
-{
-	switch (s) {
-	case FOLLOW_WAITING: return "waiting";
-	case FOLLOW_RUNNING: return "running";
-	case FOLLOW_STALLED: return "stalled";
-	case FOLLOW_FINISHED: return "finished";
-	}
-	return "?";
-}
-
-const struct finding_list *follow_findings(const struct follow *f)
-{
-	return &f->live;
-}
-
-double follow_interval(const struct follow *f)
-{
-	return f->o.interval;
-}
-
-double follow_threshold(const struct follow *f)
-{
-	return f->threshold;
-}
-
-double follow_newest_age(const struct follow *f, double now)
-{
-	return f->t_newest < 0 ? -1 : now - f->t_newest;
-}
-
-bool follow_rank_stalled(const struct follow *f, int rank)
-{
-	const struct ftail *t = tail_of_rank((struct follow *)f, rank);
-	return t && t->stalled;
-}
-
-size_t follow_nstalled(const struct follow *f)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < f->nt; i++)
-		n += f->t[i].stalled;
-	return n;
-}
-
-const char *follow_last_event(const struct follow *f)
-{
-	return f->ev.last;
-}
-
-size_t follow_new_traces(const struct follow *f)
-{
-	return f->ntraces - f->ndasf;
-}
-
-bool follow_sweep_status(const struct follow *f, double now, char *buf, size_t n)
-{
-	return follow_sweep_line(&f->sweep, f->run, now, buf, n);
 }

@@ -159,7 +159,9 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 	/* last, so the columns before it keep their places; shown early on a narrow screen */
 	struct groups *nodes = steps_node_groups(run);   /* ranks table rows are rank indexes */
 	int c_node = nodes ? table_add_col(t, "node", COL_TEXT, 12, 0) : -1;
-	/* why one opens Ranks: who loses time, since when, the verdict; then the evidence */
+	/* why one opens Ranks: following, which rank stalled; who loses time, since when, the
+	 * verdict; then the evidence */
+	table_col_prio(t, c_live, 11);
 	table_col_prio(t, c_lost, 9);
 	table_col_prio(t, c_onset, 8);
 	table_col_prio(t, c_strag, 7);

@@ -2,7 +2,12 @@
 # follow.sh: --follow without a tty (src/print_follow.c over model/steps/follow.h). A
 # writer process (tests/tools/follow_writer.sh) appends to 8 ranks while tscope-tui
 # follows: new findings come out one line each ("TIME SEVERITY ID TEXT"); a job whose
-# ranks stop together finishes with exit 0 and no stall; a rank that stops writing is
+# ranks stop together and write run.json with n_steps (FOLLOW_WRITER_FINISH=1: the
+# finish marker) finishes with exit 0 and no stall, also when its ranks end at different
+# steps; ranks idle at one step with no run.json are idle (LIVE.JOB_IDLE, low), never
+# finished (a pause, a buffered writer, a crash): following goes on, and the job that
+# then writes again and finishes ends it; some ranks with the marker and others without
+# is a stall naming those without; a rank that stops writing is
 # reported stalled; a truncated-then-rewritten file, and one rewritten in place and longer,
 # are reloaded; following a --ranks subset says nothing of the whole job; SIGINT ends
 # with 130. A rank with no record, a rank of world_size with no rank dir or a half-written
@@ -40,10 +45,10 @@ wait_for() {
 	grep -q "$2" "$1" 2>/dev/null
 }
 
-# 1. all ranks stop together at step 30: finished, exit 0, never a stall (a 4 s floor:
-#    a writer paused by a loaded machine must not look finished)
+# 1. all ranks stop together at step 30 and write run.json: finished, exit 0, never a
+#    stall (a 4 s floor: a writer paused by a loaded machine must not look finished)
 sh "$writer" fin 8 0 4 0 >/dev/null
-sh "$writer" fin 8 5 30 0.05 &
+FOLLOW_WRITER_FINISH=1 sh "$writer" fin 8 5 30 0.05 &
 wpid=$!
 "$TSCOPE_BIN" --follow --interval 0.2 --stall 4 fin >fin.out 2>fin.err
 rc=$?
@@ -104,7 +109,7 @@ wait "$fpid"
 
 # 4. --ranks 0-1 of a finished 4-rank job: the two followed ranks stopped; nothing is
 #    said of the whole job, whose other ranks are not watched
-sh "$writer" sub 4 0 10 0 >/dev/null
+FOLLOW_WRITER_FINISH=1 sh "$writer" sub 4 0 10 0 >/dev/null
 "$TSCOPE_BIN" --no-index --ranks 0-1 --follow --interval 0.2 --stall 1 sub >sub.out 2>sub.err
 tap_check "--ranks subset: 'the ranks followed finished', the files left out named, no 'job finished'" \
 	'grep -q "LIVE.FINISHED the ranks followed finished: all 2 stopped at step 10 (--ranks: 2 rank files left" \
@@ -165,6 +170,36 @@ tap_check "a rank that writes no record while the others advance: stalled" \
 	'grep -qE " high LIVE.STALLED_RANK rank 3 has written no step record in [0-9]+ s; the others are at [0-9]+$" \
 		ne.out'
 
+# 5b. the finish marker (a rank's run.json with n_steps; pytscope writes it at finish()
+#     only). Ranks idle at one step without it (a checkpoint pause, a buffered writer
+#     between flushes, a crash): idle, low, the follower runs on; the job goes on and
+#     finishes: exit 0
+sh "$writer" id 2 0 10 0 >/dev/null
+"$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 id >id.out 2>id.err &
+fpid=$!
+wait_for id.out "LIVE.JOB_IDLE"
+sleep 1
+tap_check "ranks idle at one step, no run.json n_steps: idle (low), never finished, the follower runs on" \
+	'grep -q " low LIVE.JOB_IDLE job idle: no rank advanced for [0-9]* s; all 2 ranks at step 10, no run.json \
+with n_steps yet (a finished pytscope job writes one): paused, still writing in bursts, or stopped without finishing$" \
+		id.out && ! grep -q "LIVE.FINISHED\|STALL" id.out && kill -0 "$fpid"'
+FOLLOW_WRITER_FINISH=1 sh "$writer" id 2 11 15 0.05
+wait "$fpid"
+rc=$?
+tap_check "... the job goes on and writes run.json: finished (exit 0)" \
+	'[ "$rc" -eq 0 ] && grep -q " low LIVE.FINISHED job finished: all 2 ranks stopped at step 15$" id.out'
+# uneven ends (rank 2's shard is shorter): every rank's run.json with its n_steps: finished
+FOLLOW_WRITER_FINISH=1 sh "$writer" un 3 0 49 0 2 29 >/dev/null
+cp -r un um   # (um: rank 2 never writes its run.json)
+printf '{"rank": 2, "world_size": 3, "n_steps": 30}' >un/rank2/run.json
+timeout 60 "$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 un >un.out 2>un.err </dev/null
+rc=$?
+tap_check "ranks that end at different steps, each with run.json n_steps: finished (exit 0), the steps said" \
+	'[ "$rc" -eq 0 ] && grep -q " low LIVE.FINISHED job finished: all 3 ranks wrote run.json with n_steps; they \
+stopped between steps 29 and 49$" un.out && ! grep -q "STALL" un.out'
+unfinished um "rank 2 has no run.json with n_steps; the ranks with records stopped between steps 29 and 49$" \
+	"ranks 0, 1 with run.json n_steps, rank 2 without"
+
 # 6. usage
 "$TSCOPE_BIN" --follow --export ranks fin >/dev/null 2>err.txt
 tap_eq "--follow with --export: usage error 2" 2 "$?"
@@ -185,7 +220,7 @@ mkdir -p early/rank0 early/rank1
 "$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 4 early >early.out 2>early.err </dev/null &
 fpid=$!
 wait_for early.err "following every"
-sh "$writer" early 2 0 4 0.05
+FOLLOW_WRITER_FINISH=1 sh "$writer" early 2 0 4 0.05
 wait "$fpid"
 rc=$?
 tap_check "rank dirs with no file yet: followed (it waits), then the job written finishes (exit 0)" \
@@ -200,7 +235,7 @@ sh "$writer" gone 4 0 9 0 >/dev/null
 fpid=$!
 wait_for gone.err "following every"
 rm -rf gone/rank2 gone/rank3
-sh "$writer" gone 2 10 90 0.05
+FOLLOW_WRITER_FINISH=1 sh "$writer" gone 2 10 90 0.05
 wait_for gone.out "LIVE.FINISHED"
 kill -INT "$fpid" 2>/dev/null
 wait "$fpid"
@@ -259,7 +294,7 @@ echo garbage >>sk/rank2/steps.jsonl
 fpid=$!
 wait_for sk.out "LIVE.SKIPPED rank 2"
 printf '{"step":5,"phases":{"forward":0.03' >>sk/rank1/steps.jsonl
-sh "$writer" sk 4 5 10 0.05
+FOLLOW_WRITER_FINISH=1 sh "$writer" sk 4 5 10 0.05
 wait "$fpid"
 rc=$?
 tap_check "records skipped: the load's said at the start, with the line" \
@@ -271,7 +306,7 @@ tap_check "records skipped: the one a poll read said then, with the line; the jo
 tap_check "records skipped: at the end stderr has --print's data-quality line, with what the follower read" \
 	'grep -q "(2 records skipped); see --export sources$" sk.want && grep -qxF -f sk.want sk.err'
 # every rank's garbage at load: 4 lines, the rest in a count
-sh "$writer" sk8 8 0 4 0 >/dev/null
+FOLLOW_WRITER_FINISH=1 sh "$writer" sk8 8 0 4 0 >/dev/null
 for r in 0 1 2 3 4 5 6 7; do echo garbage >>"sk8/rank$r/steps.jsonl"; done
 "$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 1 sk8 >sk8.out 2>sk8.err
 tap_check "records skipped in 8 files at once: 4 lines, then one counting the other 4" \
@@ -286,7 +321,7 @@ fpid=$!
 wait_for rs.out "LIVE.SKIPPED rank 0: 3 records"
 head -2 rs/rank0/steps.jsonl >rs.new && echo garbage >>rs.new && mv rs.new rs/rank0/steps.jsonl
 sleep 1
-sh "$writer" rs 2 5 10 0.05
+FOLLOW_WRITER_FINISH=1 sh "$writer" rs 2 5 10 0.05
 wait "$fpid"
 tap_check "records skipped after a restart with fewer garbage lines: said again from its new count" \
 	'grep -q " med LIVE.SKIPPED rank 0: 1 record skipped (rs/rank0/steps.jsonl:3: line skipped: " rs.out'
@@ -303,7 +338,7 @@ tap_check "an empty dir followed and stopped: stderr says why nothing came, as -
 # 11. the six ranks of a finished job each replaced by a copy of itself in one poll (the
 #     follower stopped meanwhile): one line names them, the same records, no advance; the
 #     job finishes (exit 0)
-sh "$writer" cp 6 0 10 0 >/dev/null
+FOLLOW_WRITER_FINISH=1 sh "$writer" cp 6 0 10 0 >/dev/null
 "$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 3 cp >cp.out 2>cp.err &
 fpid=$!
 wait_for cp.err "following every"
@@ -319,15 +354,18 @@ records (not an advance)$" cp.out && grep -q " LIVE.FINISHED job finished: all 6
 
 # 12. a PATH not there yet: a job writes there and finishes; what the start said of the
 #     PATH ("cannot open") goes: the data-quality line at the end is a fresh --print's
+#     (none: nothing to say of a finished job)
 "$TSCOPE_BIN" --no-index --follow --interval 0.2 --stall 2 nx >nx.out 2>nx.err &
 fpid=$!
 wait_for nx.err "following every"
-sh "$writer" nx 2 0 20 0.05
+FOLLOW_WRITER_FINISH=1 sh "$writer" nx 2 0 20 0.05
 wait "$fpid"
 rc=$?
 "$TSCOPE_BIN" --no-index --print nx 2>&1 >/dev/null | grep "data quality" >nx.want
+grep "data quality" nx.err >nx.got
+# (a finished job, run.json in each rank dir: a fresh --print has nothing to say, no line)
 tap_check "a PATH not there yet, then written to: the job finishes, its data-quality line a fresh --print's" \
-	'[ "$rc" -eq 0 ] && grep -q "LIVE.FINISHED" nx.out && grep -q " 0 errors, " nx.want && grep -qxF -f nx.want nx.err'
+	'[ "$rc" -eq 0 ] && grep -q "LIVE.FINISHED" nx.out && cmp -s nx.want nx.got && ! grep -q "cannot open" nx.err'
 
 # 13. a rank dir moved away and back: said gone, then back
 sh "$writer" bk 2 0 4 0 >/dev/null

@@ -24,10 +24,12 @@ has_deltas() { [ "$(ndeltas "$1")" -ge "$2" ]; }
 # ino FILE: its inode (a rewrite renames a new file over it)
 ino() { ls -i "$1" 2>/dev/null | cut -d' ' -f1; }
 
-# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4); the writer appends steps
-# 5..LAST while --print --follow (a delta every 0.1 s) follows it to its end
+# follow_job DIR N LAST: an indexed run of N ranks (steps 0-4, run.json n_steps LAST+1);
+# the writer appends steps 5..LAST while --print --follow (a delta every 0.1 s) follows
+# it to its end
 follow_job() {
 	sh "$writer" "$1" "$2" 0 4 0 >/dev/null
+	fi_plan "$1" "$2" "$3"
 	"$T" index "$1" >/dev/null 2>&1
 	fi_follow "$@"
 }
@@ -57,6 +59,7 @@ tap_check "index --status: the summary is current with the follower's summary de
 # deltas: stored exactly as a plain load stores them
 vals() { sh "$TSCOPE_ROOT/tests/tools/gen_vals.sh" "$@"; }
 for r in 0 1 2 3; do mkdir -p v/rank$r && vals $r 0 300 >v/rank$r/steps.jsonl; done
+fi_plan v 4 399
 "$T" index v >/dev/null 2>&1
 (s=300; while [ $s -lt 400 ]; do
 	for r in 0 1 2 3; do vals $r $s $((s + 10)) >>v/rank$r/steps.jsonl; done

@@ -34,10 +34,12 @@ shards() {
 	p=0
 	while [ $p -lt "$2" ]; do "$T" index --shard $p/"$2" "$1" >/dev/null 2>&1; p=$((p + 1)); done
 }
-# follow_job DIR N LAST: an 8-rank run (steps 0-4) indexed in N shards; the writer
-# appends steps 5..LAST to every rank while --follow (a save every 0.1 s) follows it
+# follow_job DIR N LAST: an 8-rank run (steps 0-4, run.json n_steps LAST+1) indexed in N
+# shards; the writer appends steps 5..LAST to every rank while --follow (a save every
+# 0.1 s) follows it to its end
 follow_job() {
 	sh "$writer" "$1" 8 0 4 0 >/dev/null
+	fi_plan "$1" 8 "$3"
 	shards "$1" "$2"
 	fi_follow "$1" 8 "$3"
 }

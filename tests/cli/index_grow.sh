@@ -142,6 +142,9 @@ tap_check "rewritten source: = a plain load" 'same run'
 
 # --print --follow appends what it read; the reopen uses it
 sh "$writer" fol 8 0 4 0 >/dev/null
+for r in 0 1 2 3 4 5 6 7; do   # the finish marker before the index (one written while following makes it stale)
+	printf '{"rank": %d, "world_size": 8, "n_steps": 31}' $r >fol/rank$r/run.json
+done
 "$T" index fol >/dev/null 2>&1
 sh "$writer" fol 8 5 30 0.05 &
 wpid=$!

@@ -54,7 +54,7 @@ tap_check "comparison report under LC_ALL=C: ASCII, otherwise the UTF-8 one" \
 	'! ascii_only cmp_u.out && ascii_only cmp_c.out && cmp -s cmp_c.out cmp_u.ascii'
 
 # --follow's lines (no tty): a finished job, MFU known, so a finding title holds a dash
-sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fin 4 0 30 0 >/dev/null
+FOLLOW_WRITER_FINISH=1 sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fin 4 0 30 0 >/dev/null
 for loc in C C.UTF-8; do
 	LC_ALL=$loc "$BIN" --follow --interval 0.2 --stall 1 --flops-per-step 1e12 --peak-tflops 100 fin \
 		>"follow_$loc.out" 2>/dev/null

@@ -35,7 +35,7 @@ tap_check "--export -o FILE with stdout closed: exit 0, the file written, no wri
 	'[ $? -eq 0 ] && [ -s closed.csv ] && ! grep -q "write error" err'
 
 # --follow's line output onto a full disk (a finished 4-rank job: findings at once).
-sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fol 4 0 30 0 >/dev/null
+FOLLOW_WRITER_FINISH=1 sh "$TSCOPE_ROOT/tests/tools/follow_writer.sh" fol 4 0 30 0 >/dev/null
 timeout 60 "$B" --follow --interval 0.2 --stall 1 fol >/dev/full 2>err
 tap_check "--follow > /dev/full: exit 1 with a message" '[ $? -eq 1 ] && grep -q "writing a finding: No space left on device" err'
 

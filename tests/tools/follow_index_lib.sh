@@ -10,9 +10,16 @@
 #                                  --export in got.csv
 #   fi_wait COMMAND...             runs COMMAND until it succeeds, at most 60 s (a
 #                                  bound, not a timing check)
+#   fi_plan DIR NRANKS LAST        each of NRANKS ranks of DIR gets a run.json with
+#                                  n_steps LAST+1 (the finish marker), written before the
+#                                  index (one that appears while following leaves the
+#                                  index stale), so a follower finishes at step LAST
 #   fi_follow DIR NRANKS LAST      the writer appends steps 5..LAST to NRANKS ranks of
 #                                  DIR while a follower (a save every 0.1 s) follows it
-#                                  to its end; returns the follower's exit status
+#                                  to its end: it finishes (fi_plan), or, a job without
+#                                  the finish marker, is stopped (SIGTERM: its last save)
+#                                  once it says the job idle or stalled; returns the
+#                                  follower's exit status
 #   fi_kill9 DIR NRANKS LAST COMMAND...
 #                                  the writer appends steps 5..LAST to NRANKS ranks of
 #                                  DIR while a follower (a save every 0.1 s) follows it;
@@ -48,13 +55,29 @@ fi_wait() {
 	while ! "$@" && [ $fi_i -lt 600 ]; do sleep 0.1; fi_i=$((fi_i + 1)); done
 }
 
+fi_plan() {
+	fi_r=0
+	while [ $fi_r -lt "$2" ]; do
+		printf '{"rank": %d, "world_size": %d, "n_steps": %d}\n' $fi_r "$2" $(($3 + 1)) >"$1/rank$fi_r/run.json"
+		fi_r=$((fi_r + 1))
+	done
+}
+
+# the follower has ended, or says the job is idle or stalled (it cannot finish)
+fi_ended() { ! kill -0 "$fpid" 2>/dev/null || grep -q "LIVE.JOB_IDLE\|LIVE.JOB_STALL" "$1.out"; }
+
 fi_follow() {
 	sh "$writer" "$1" "$2" 5 "$3" 0.03 &
 	wpid=$!
-	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err"
-	fi_rc=$?
+	TSCOPE_INDEX_EVERY=0.1 "$T" --follow --interval 0.1 --stall 2 "$1" >"$1.out" 2>"$1.err" &
+	fpid=$!
 	wait "$wpid"
 	wpid=
+	fi_wait fi_ended "$1"
+	kill -TERM "$fpid" 2>/dev/null
+	wait "$fpid"
+	fi_rc=$?
+	fpid=
 	return $fi_rc
 }
 

@@ -4,7 +4,8 @@
 # picked is followed as `tscope-tui --follow FOLDER/RUN` follows it: the explorer opens
 # (the folder's loading screen does not stay up under the picker), the status row says
 # LIVE running and the record count of a rank its job appends to grows on screen; q
-# comes back to the picker and the other run, a job that stopped, ends "finished"; Q
+# comes back to the picker and the other run, a job that stopped and wrote its run.json
+# (n_steps: the finish marker), ends "finished"; Q
 # quits with exit 0. Waits are bounded (60 s); nothing asserts a duration. Skips
 # without tmux.
 set -u
@@ -22,7 +23,7 @@ tmux_start fp 140 30 "$work"
 wpid=
 trap 'T kill-server 2>/dev/null; [ -n "$wpid" ] && kill "$wpid" 2>/dev/null' EXIT
 sh "$follow_writer" runs/live 4 0 20 0
-sh "$follow_writer" runs/done 4 0 10 0
+FOLLOW_WRITER_FINISH=1 sh "$follow_writer" runs/done 4 0 10 0
 sh "$follow_writer" runs/live 4 21 100000 0.05 &
 wpid=$!
 T send-keys -t fp "'$TSCOPE_BIN' --follow --interval 0.2 --stall 2 runs; echo EXIT=\$? > exit.txt" Enter

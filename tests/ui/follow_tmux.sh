@@ -3,9 +3,11 @@
 # process (tests/tools/follow_writer.sh) appends to 8 ranks while `tscope-tui --follow`
 # shows the Ranks pane: the record count grows on screen, rank 3 (which stops writing)
 # is marked stalled in Ranks and in the heatmap, a truncated-then-rewritten file is
-# reloaded with a message, q exits 0; a job whose ranks stop together ends "finished"
-# with no stall, and quitting appends what was followed to the run's index (the reopen
-# reads it, nothing from the JSONL); a stopped job with a rank that wrote no record is
+# reloaded with a message, q exits 0; a job whose ranks stop together and have their
+# run.json with n_steps (the finish marker) ends "finished" with no stall, and quitting
+# appends what was followed to the run's index (the reopen reads it, nothing from the
+# JSONL); ranks stopped together with no run.json are "idle", never finished; a stopped
+# job with a rank that wrote no record is
 # stalled, not finished; there a file that can no longer be read shows "unreadable" in
 # Sources, and R after a trace was written says the trace is not read (a reopen reads
 # it). --follow refused (a trace set): exit 2, the terminal restored (`stty -a` as before,
@@ -51,6 +53,9 @@ tap_eq "q exits 0" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 # --- a job whose ranks stop together: finished, not stalled -------------------------------
 rm -f exit.txt
 sh "$follow_writer" fin 8 0 4 0
+for r in 0 1 2 3 4 5 6 7; do   # the finish marker before the index (one written while following makes it stale)
+	printf '{"rank": %d, "world_size": 8, "n_steps": 31}' $r >fin/rank$r/run.json
+done
 "$TSCOPE_BIN" index fin >/dev/null 2>&1
 T send-keys -t f "clear; '$TSCOPE_BIN' --follow --interval 0.2 --stall 3 fin; echo EXIT=\$? > exit.txt" Enter
 wait_re "LIVE" >/dev/null
@@ -65,6 +70,14 @@ tap_eq "q exits 0 after the finish" "EXIT=0" "$(cat exit.txt 2>/dev/null)"
 "$TSCOPE_BIN" --export ranks fin >fin_ranks.csv 2>/dev/null
 tap_check "q appended what was followed to the index: the reopen uses it whole, 31 records a rank" \
 	'! grep -q "grew\|not used" fin_src.csv && [ "$(grep -c "^[0-7],31," fin_ranks.csv)" -eq 8 ]'
+
+# --- ranks stopped together, no run.json (a pause, a crash): idle, never finished ----------
+rm -f exit.txt
+sh "$follow_writer" id 2 0 10 0
+T send-keys -t f "clear; '$TSCOPE_BIN' --no-index --follow --interval 0.2 --stall 1 id; echo EXIT=\$? > exit.txt" Enter
+tap_check "ranks stopped together without run.json n_steps: the status row says idle, never finished" \
+	'wait_re "LIVE idle, newest record" && ! grep -q "LIVE finished\|stalled" "$work/screen"'
+follow_quit q
 
 # --- a stopped job whose rank 3 wrote no record: stalled, not finished ----------------------
 rm -f exit.txt

@@ -228,7 +228,7 @@ static void test_stalled_rank(void)
 	tu_rm_rf(j.dir);
 }
 
-/* All ranks stop together: finished, never a stall. */
+/* All ranks stop together and write their run.json (n_steps): finished, never a stall. */
 static void test_finished(void)
 {
 	struct job j;
@@ -238,9 +238,10 @@ static void test_finished(void)
 	struct follow *f = follow_new(run, &p, 1, &fopts, 0);
 	bool stall = false;
 	for (long now = 5; now <= 40; now++) {
-		if (now < 20)
-			for (int r = 0; r < 8; r++)
-				append_step(&j, r, now);
+		for (int r = 0; r < 8 && now < 20; r++)
+			append_step(&j, r, now);
+		for (int r = 0; r < 8 && now == 19; r++)   /* each rank's finish() */
+			tu_write_finish(j.dir, r, 8, 20);
 		follow_poll(f, (double)now);
 		stall = stall || has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
 	}
@@ -706,9 +707,10 @@ static void test_rank_gone(void)
 	}
 	bool stall = false;
 	for (long now = 10; now <= 40; now++) {
-		if (now < 25)
-			for (int r = 0; r < 2; r++)
-				append_step(&j, r, now - 10);
+		for (int r = 0; r < 2 && now < 25; r++)
+			append_step(&j, r, now - 10);
+		for (int r = 0; r < 2 && now == 24; r++)
+			tu_write_finish(j.dir, r, 2, 15);
 		follow_poll(f, (double)now);
 		stall = stall || has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
 	}

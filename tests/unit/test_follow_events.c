@@ -192,6 +192,8 @@ static void test_same_records(void)
 {
 	struct job j;
 	job_make(&j, "follow-touch.", 4, 10);
+	for (int r = 0; r < 4; r++)
+		tu_write_finish(j.dir, r, 4, 10);
 	struct run *run = job_open(&j);
 	const char *p = j.dir;
 	struct follow *f = follow_new(run, &p, 1, &fopts, 100);   /* (a clock past 0: 0 and below is "none") */

@@ -5,8 +5,14 @@
  * gap (the median gap, not the mean), so a job that stops after it is finished within
  * the threshold, not "running" for 10 x jump / 16. A run dir whose rank dirs are made but
  * hold no file yet (a job's first seconds) is followed (follow_applies), as an empty dir
- * is, and its job is read once it writes. Simulated clock. */
+ * is, and its job is read once it writes. The finish marker (a rank's run.json with
+ * n_steps): ranks idle at one step without it are idle, never finished (a pause, a
+ * buffered writer, a crash), and running again once they write; with it on every rank
+ * the job finished, also when the ranks ended at different steps; on some ranks only,
+ * stalled, naming the others. A rank behind the one rank that advanced names that rank,
+ * not "the others". Simulated clock. */
 #include <stdlib.h>
+#include <unistd.h>
 #include "model/run.h"
 #include "model/steps/follow.h"
 #include "model/steps/steps.h"
@@ -64,6 +70,8 @@ static void test_clock_jump(void)
 	for (long now = 5; now <= 40; now++) {
 		for (int r = 0; r < 4 && now < 20; r++)
 			append_step(dir, r, now, now >= 15 ? 3600 : 0);
+		for (int r = 0; r < 4 && now == 19; r++)   /* each rank's finish() */
+			tu_write_finish(dir, r, 4, 20);
 		follow_poll(f, (double)now);
 		stall = stall || has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
 	}
@@ -98,9 +106,117 @@ static void test_rank_dirs_empty(void)
 	tu_rm_rf(dir);
 }
 
+/* A follower of a job of nranks ranks that wrote steps 0..last together, 1 step/s (T =
+ * 10 s), polled up to clock last. */
+static struct follow *follow_steps(char *dir, size_t n, const char *prefix, int nranks, long last,
+				   struct run **run)
+{
+	make_ranks(dir, n, prefix, nranks);
+	for (int r = 0; r < nranks; r++)
+		append_step(dir, r, 0, 0);
+	const char *p = dir;
+	*run = run_open(&p, 1, &no_opts, NULL);
+	struct follow *f = follow_new(*run, &p, 1, &fopts, 0);
+	for (long now = 1; now <= last; now++) {
+		for (int r = 0; r < nranks; r++)
+			append_step(dir, r, now, 0);
+		follow_poll(f, (double)now);
+	}
+	return f;
+}
+
+static bool any_stall(const struct follow *f)
+{
+	return has_finding(f, "LIVE.STALLED_RANK", NULL) || has_finding(f, "LIVE.JOB_STALL", NULL);
+}
+
+/* 2 ranks stop together at step 9 with no run.json (a checkpoint pause, a buffered
+ * writer between flushes, a crash at one step): idle, never finished; they go on to step
+ * 14 (running) and finish (run.json with n_steps): finished. */
+static void test_idle_without_marker(void)
+{
+	char dir[512];
+	struct run *run;
+	struct follow *f = follow_steps(dir, sizeof(dir), "follow-idle.", 2, 9, &run);
+	follow_poll(f, 25);
+	is_str(follow_state_name(follow_state(f)), "idle", "no rank advanced, no run.json n_steps: idle");
+	ok(has_finding(f, "LIVE.JOB_IDLE", "job idle: no rank advanced for 16 s; all 2 ranks at step 9, no run.json "
+		       "with n_steps yet (a finished pytscope job writes one): paused, still writing in bursts, or stopped "
+		       "without finishing") && !has_finding(f, "LIVE.FINISHED", NULL) && !any_stall(f),
+	   "... said low (LIVE.JOB_IDLE), never finished, not a stall");
+	for (long now = 26; now <= 30; now++) {
+		for (int r = 0; r < 2; r++)
+			append_step(dir, r, now - 16, 0);
+		follow_poll(f, (double)now);
+	}
+	is_str(follow_state_name(follow_state(f)), "running", "the job goes on: running");
+	ok(!has_finding(f, "LIVE.JOB_IDLE", NULL), "... the idle verdict goes");
+	for (int r = 0; r < 2; r++)
+		tu_write_finish(dir, r, 2, 15);
+	follow_poll(f, 45);
+	is_str(follow_state_name(follow_state(f)), "finished", "run.json with n_steps on every rank: finished");
+	ok(has_finding(f, "LIVE.FINISHED", "job finished: all 2 ranks stopped at step 14"), "... LIVE.FINISHED");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
+/* Uneven ends (data shards of other sizes, a DDP join): ranks 0 and 1 run to step 19,
+ * rank 2 to step 11, each then writes its run.json with its n_steps: finished, the steps
+ * said; without run.json on rank 2, stalled, naming it. */
+static void test_uneven_finish(void)
+{
+	char dir[512];
+	struct run *run;
+	struct follow *f = follow_steps(dir, sizeof(dir), "follow-uneven.", 3, 11, &run);
+	tu_write_finish(dir, 2, 3, 12);
+	for (long now = 12; now <= 19; now++) {
+		for (int r = 0; r < 2; r++)
+			append_step(dir, r, now, 0);
+		follow_poll(f, (double)now);
+	}
+	for (int r = 0; r < 2; r++)
+		tu_write_finish(dir, r, 3, 20);
+	follow_poll(f, 35);
+	is_str(follow_state_name(follow_state(f)), "finished", "uneven ends, every rank's run.json n_steps: finished");
+	ok(has_finding(f, "LIVE.FINISHED", "job finished: all 3 ranks wrote run.json with n_steps; they stopped "
+		       "between steps 11 and 19") && !any_stall(f), "... the steps said, no stall");
+	char q[600];
+	snprintf(q, sizeof(q), "%s/rank2/run.json", dir);
+	unlink(q);
+	follow_poll(f, 45);   /* (run.json is looked at while the rank writes no record) */
+	is_str(follow_state_name(follow_state(f)), "stalled", "rank 2 without run.json n_steps: stalled");
+	ok(has_finding(f, "LIVE.JOB_STALL", "no rank advanced for 26 s; rank 2 has no run.json with n_steps; the "
+		       "ranks with records stopped between steps 11 and 19"), "... naming it");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
+/* 3 ranks idle at step 9; rank 0 alone writes step 10: ranks 1 and 2 are stalled, and the
+ * title says rank 0 is at 10 (not "the others"). */
+static void test_one_ahead(void)
+{
+	char dir[512];
+	struct run *run;
+	struct follow *f = follow_steps(dir, sizeof(dir), "follow-ahead.", 3, 9, &run);
+	follow_poll(f, 25);
+	append_step(dir, 0, 10, 0);
+	follow_poll(f, 26);
+	ok(has_finding(f, "LIVE.STALLED_RANK", "rank 1 stopped at step 9, 17 s ago; rank 0 is at 10") &&
+	   has_finding(f, "LIVE.STALLED_RANK", "rank 2 stopped at step 9, 17 s ago; rank 0 is at 10") &&
+	   !has_finding(f, "LIVE.STALLED_RANK", "the others"), "one rank ahead: the stalled ranks name it");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_clock_jump();
 	test_rank_dirs_empty();
+	test_idle_without_marker();
+	test_uneven_finish();
+	test_one_ahead();
 	return tap_done();
 }
