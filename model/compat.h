@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* compat.h: what pytscope 0.2.1 reads of a run, the one answer --print, --export and the
- * explorer share under --compat pytscope (man page, --compat). pytscope reads the lowest
+/* compat.h: what pytscope 0.2.1 reads of a run, and whether its diff refuses a pair, the
+ * one answer --print, --export and the explorer share under --compat pytscope (man page,
+ * --compat; COMPARING TWO RUNS). pytscope reads the lowest
  * rank's step records, the distributed summary of rank dirs' step logs, and a trace that
  * is its own (named by --trace, or the run dir's trace.json, trace.json.gz, kineto.json or
  * kineto.json.gz, never one in a rank dir) when it has a GPU kernel (else its
@@ -28,5 +29,21 @@ bool compat_reads_nothing(struct run *run);
  * read (ranks, steps, heatmap, budget, nodes and heatmap_cells of ProfilerStep steps);
  * NULL otherwise, and without --compat. */
 const char *compat_view_refusal(const struct run *run, const char *view);
+
+/* A side of a step pair is pytscope diff's layout (its single-rank run dir): every step
+ * log of run is in its PATH itself (run->path, or that PATH's directory when it is the
+ * file), not in rank{k}/ dirs below it nor spread over several PATHs. Rank dirs are rank
+ * dirs whatever --ranks loaded of them. */
+bool compat_diff_layout(const struct run *run);
+struct compare;
+/* pytscope 0.2.1's diff refuses the step pair c: "Both run directories must contain
+ * steps." (exit 1). It does when a side has no step record on its lowest rank
+ * (compare_has_steps), and, under --compat pytscope (the sides' opts), when a side is
+ * not in its layout (compat_diff_layout: 0.2.1 reads no rank dirs in diff). report: for
+ * the --print report, which pytscope's diff heads, so it refuses with or without
+ * --compat; --export and the explorer end there under --compat pytscope only (without,
+ * their views say what a side lacks). The one answer of every mode; false for a pair of
+ * another family. */
+bool compat_diff_refused(struct compare *c, bool report);
 
 #endif

@@ -736,8 +736,10 @@ static bool sources_in_children(const struct run *run, const struct run_child *k
 size_t run_identity_folder(const char *dir, struct run *run, const struct opts *opts, struct run_child **kids)
 {
 	*kids = NULL;
+	/* --ranks may leave out every rank of a run dir, which its loader still claims: a run
+	 * (its loader said what was left out), not a folder of its rank dirs */
 	if (run_is_empty(run))
-		return run->nsrc ? 0 : run_children(dir, opts, kids);
+		return run->nsrc || (opts->ranks && run_path_loader(dir, opts)) ? 0 : run_children(dir, opts, kids);
 	bool sweep_only = sub_sweep.has_data(run) && !sub_steps.has_data(run) && !sub_trace.has_data(run) &&
 			  !sub_dasf.has_data(run);
 	if (!sweep_only)

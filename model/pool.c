@@ -39,15 +39,17 @@ void pool_run(size_t ntasks, int threads, void (*fn)(void *ud, size_t task), voi
 	atomic_init(&job.next, 0);
 	if (threads <= 0)
 		threads = pool_default_threads();
+	if (threads > POOL_MAX_THREADS)
+		threads = POOL_MAX_THREADS;
 	if ((size_t)threads > ntasks)
 		threads = (int)ntasks;
 	if (threads <= 1) {
 		worker(&job);
 		return;
 	}
-	pthread_t tid[64];
+	pthread_t tid[POOL_MAX_THREADS];
 	int started = 0;
-	for (int t = 0; t < threads - 1 && t < 64; t++)
+	for (int t = 0; t < threads - 1; t++)
 		if (pthread_create(&tid[started], NULL, worker, &job) == 0)
 			started++;
 	worker(&job);

@@ -235,7 +235,7 @@ static void add_path_note(struct run *run, const char *path)
 {
 	size_t had = run->diags.n;
 	char why[160];
-	bool err = run_path_why_empty(path, why, sizeof(why));
+	bool err = run_path_why_empty(path, run->opts, why, sizeof(why));
 	diag_add(&run->diags, err ? DIAG_ERROR : DIAG_WARN, path, -1, -1, -1, "%s", why);
 	diag_tag(&run->diags, had, path_note);
 }
@@ -402,7 +402,39 @@ static size_t unreadable_files(const char *dir, char *name, size_t n, int *err)
 	return bad;
 }
 
-bool run_path_why_empty(const char *path, char *buf, size_t n)
+/* Why the loaders o selects found nothing at path when o restricts them (buf, true): a
+ * loader claims it under --ranks (nothing of the ranks named is there), or the loader
+ * --format names does not claim it (what path holds instead, or runs below it hold: the
+ * first named); false when neither kept the loaders from it. */
+static bool why_restricted(const char *path, const struct opts *o, char *buf, size_t n)
+{
+	if (o && o->ranks && run_path_loader(path, o)) {
+		snprintf(buf, n, "no data here of a rank --ranks %s names", o->ranks);
+		return true;
+	}
+	if (!o || !o->format || run_path_loader(path, o))   /* its loader claims path: not --format's doing */
+		return false;
+	struct opts any = *o;
+	any.format = NULL;
+	const char *other = run_path_loader(path, &any);
+	struct run_child *kids = NULL;
+	size_t nk = other ? 0 : run_children(path, &any, &kids), nother = 0;
+	for (size_t i = 0; i < nk; i++)
+		if (strcmp(kids[i].format, o->format) != 0 && !nother++)
+			other = kids[i].format;
+	if (nother)
+		snprintf(buf, n, "no data of --format %s here: it holds %zu run%s below it of another format (%s): "
+			 "drop --format", o->format, nother, nother == 1 ? "" : "s", other);
+	else if (other)
+		snprintf(buf, n, "no data of --format %s here: it holds %s data (--format %s, or no --format)",
+			 o->format, other, other);
+	else
+		snprintf(buf, n, "no data of --format %s here, nor of another format", o->format);
+	run_children_free(kids, nk);
+	return true;
+}
+
+bool run_path_why_empty(const char *path, const struct opts *opts, char *buf, size_t n)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -429,7 +461,8 @@ bool run_path_why_empty(const char *path, char *buf, size_t n)
 			 bad, name, infile_strerror(err));
 	if (bad)
 		return true;
-	snprintf(buf, n, "no supported data found here");
+	if (!why_restricted(path, opts, buf, n))
+		snprintf(buf, n, "no supported data found here");
 	return false;
 }
 
@@ -467,8 +500,7 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 	return run;
 }
 
-/* The first selected loader that claims path, or NULL. */
-static const char *claiming_loader(const char *path, const struct opts *opts)
+const char *run_path_loader(const char *path, const struct opts *opts)
 {
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t l = 0; l < registry[s]->nloaders; l++) {
@@ -487,7 +519,7 @@ bool run_path_note_again(struct run *run, const char *path)
 	if (!noted)
 		return false;
 	diag_remove_if(&run->diags, is_path_note, path);
-	if (claiming_loader(path, run->opts))
+	if (run_path_loader(path, run->opts))
 		return false;
 	add_path_note(run, path);
 	return true;
@@ -515,7 +547,7 @@ size_t run_children(const char *dir, const struct opts *opts, struct run_child *
 		char *path = xmalloc(len);
 		snprintf(path, len, "%.*s/%s", (int)dl, dir, e->d_name);
 		struct stat st;
-		const char *fmt = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? claiming_loader(path, opts) : NULL;
+		const char *fmt = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? run_path_loader(path, opts) : NULL;
 		if (!fmt) {
 			free(path);
 			continue;

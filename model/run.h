@@ -134,19 +134,27 @@ struct run *run_open(const char *const *paths, size_t npaths, const struct opts 
 /* True when no loader found anything to load. */
 bool run_is_empty(const struct run *run);
 
-/* Why no loader claims PATH, into buf (n bytes): "cannot open: <reason>" (no such path, or
- * not one to stat), "cannot read: <reason>" (a directory that cannot be listed, a file
- * that cannot be opened, a FIFO, device or socket), "cannot read NAME: <reason>; no
- * supported data in the rest" (a directory holding files that cannot be opened: the
- * first named, how many when several), else "no supported data found here". True but
- * for the last (an error, not a warning). */
-bool run_path_why_empty(const char *path, char *buf, size_t n);
+/* Why the loaders opts selects (NULL: all) loaded nothing from PATH, into buf (n bytes):
+ * "cannot open: <reason>" (no such path, or not one to stat), "cannot read: <reason>" (a
+ * directory that cannot be listed, a file that cannot be opened, a FIFO, device or
+ * socket), "cannot read NAME: <reason>; no supported data in the rest" (a directory
+ * holding files that cannot be opened: the first named, how many when several); else,
+ * under --ranks LIST when a loader claims PATH, "no data here of a rank --ranks LIST
+ * names"; under --format NAME, "no data of --format NAME here: it holds OTHER data
+ * (--format OTHER, or no --format)", "...: it holds N runs below it of another format
+ * (OTHER, the first's): drop --format" or "no data of --format NAME here, nor of
+ * another format"; else "no supported data found here". True for the "cannot" ones (an
+ * error, not a warning). */
+bool run_path_why_empty(const char *path, const struct opts *opts, char *buf, size_t n);
 /* Follow mode looks at PATH again: the note run_open() left that nothing was loaded
  * there (if any) becomes what a fresh open would say now: none once a selected loader
  * claims PATH (data arrived), else why it is empty, as it is now. True when a note stands
  * (false too when there was none: nothing changes then). */
 bool run_path_note_again(struct run *run, const char *path);
 
+/* The name (static) of the first loader selected by opts (--format) whose probe claims
+ * path, NULL when none. Cheap (probes only). */
+const char *run_path_loader(const char *path, const struct opts *opts);
 /* A folder of runs: the subdirectories of dir (one level, sorted by name) that a
  * selected loader claims, with the first claiming loader's name. Returns how many;
  * *out is a malloc'd array of malloc'd paths ("dir/child"), NULL when none. Cheap

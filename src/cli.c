@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c: the option table, getopt_long and its usage errors (the ambiguity and dash-path
- * helpers `index` shares), --help, the check of the files options name and the refusal of
- * --compat pytscope for input pytscope does not read (see cli.h). */
+ * helpers `index` shares; an option of one mode given with another), --help, the check of
+ * the files options name and the refusal of --compat pytscope for input pytscope does not
+ * read (see cli.h). */
 #include <stdio.h>
 #include "src/cli.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 #include "model/dirlist.h"
 #include "model/infile.h"
+#include "model/pool.h"
 #include "model/ranklist.h"
 #include "model/registry.h"
 #include "model/run.h"
@@ -59,7 +62,7 @@ static const struct cli_option options[] = {
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw and print in ASCII only (automatic when the locale is not UTF-8)" },
 	{ "format", 1, OPT_FORMAT, "NAME", "load PATHs only with loader NAME instead of probing" },
-	{ "jobs", 1, OPT_JOBS, "N", "loader threads (default: one per core, at most 8)" },
+	{ "jobs", 1, OPT_JOBS, "N", "loader threads, at most 64 (default: one per core, at most 8)" },
 	{ "ranks", 1, OPT_RANKS, "LIST", "load only these rank ids, e.g. 0-63,4096 (from the index when it has them)" },
 	{ "no-index", 0, OPT_NO_INDEX, NULL, "neither read nor write the run's persistent index" },
 	{ "ranks-per-node", 1, OPT_RANKS_PER_NODE, "N",
@@ -78,6 +81,19 @@ static const struct cli_option options[] = {
 	{ "test-gpus", 1, OPT_TGPUS, "N", "sizing: GPUs used in the measured runs" },
 	{ "help", 0, 'h', NULL, "show this help and exit" },
 	{ "version", 0, 'V', NULL, "show the version and exit" },
+};
+
+/* What an option of one mode goes with: --export, the explorer, --follow (bits). */
+enum { FOR_EXPORT = 1, FOR_EXPLORER = 2, FOR_FOLLOW = 4 };
+
+/* The options that go with some modes only; any other goes with every mode. */
+static const struct {
+	int id;
+	unsigned with;
+} mode_bound[] = {
+	{ 'o', FOR_EXPORT }, { OPT_SORT, FOR_EXPORT }, { OPT_FILTER, FOR_EXPORT }, { OPT_FORCE, FOR_EXPORT },
+	{ OPT_CSV_RAW, FOR_EXPORT | FOR_EXPLORER }, { OPT_MAX_FRAMES, FOR_EXPLORER }, { OPT_NO_MOUSE, FOR_EXPLORER },
+	{ OPT_INTERVAL, FOR_FOLLOW | FOR_EXPLORER }, { OPT_STALL, FOR_FOLLOW | FOR_EXPLORER },
 };
 
 void cli_usage(FILE *f)
@@ -214,8 +230,10 @@ static int parse_long(const char *opt, const char *s, long *out, long min)
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno)
+	if (!*s || *end || (errno && errno != ERANGE))
 		return bad(opt, s, "not an integer");
+	if (errno == ERANGE && v == LONG_MAX)
+		return bad(opt, s, "out of range (too large)");
 	if (v < min)
 		return bad(opt, s, min > 0 ? "must be >= 1" : "must be >= 0");
 	*out = v;
@@ -329,7 +347,10 @@ static int apply(struct cli *cli, int id, const char *arg)
 	case OPT_JOBS:
 		if (parse_long("jobs", arg, &l, 1))
 			return 2;
-		o->jobs = (int)(l > 64 ? 64 : l);
+		if (l > POOL_MAX_THREADS)
+			fprintf(stderr, "tscope-tui: --jobs %ld: %d loader threads at most; using %d\n", l, POOL_MAX_THREADS,
+				POOL_MAX_THREADS);
+		o->jobs = (int)(l > POOL_MAX_THREADS ? POOL_MAX_THREADS : l);
 		return 0;
 	case OPT_RANKS: {
 		char why[160];
@@ -363,6 +384,115 @@ static int apply(struct cli *cli, int id, const char *arg)
 	return 2;
 }
 
+/* Whether an option that goes with `with` goes with mode (follow: --follow given). With
+ * no mode given, one of --export alone does not (the mode is the explorer or --print);
+ * the others wait for the mode picked (cli_parse's note). The lists take nothing. */
+static bool goes_with(unsigned with, enum cli_mode mode, bool follow)
+{
+	switch (mode) {
+	case MODE_AUTO: return with != FOR_EXPORT;
+	case MODE_TUI: return with & FOR_EXPLORER;
+	case MODE_PRINT: return follow && (with & FOR_FOLLOW);
+	case MODE_EXPORT: return with & FOR_EXPORT;
+	default: return true;
+	}
+}
+
+/* "--export VIEW or the explorer": what options of `with` go with. */
+static const char *with_name(unsigned with)
+{
+	switch (with) {
+	case FOR_EXPORT: return "--export VIEW";
+	case FOR_EXPLORER: return "the explorer";
+	case FOR_EXPORT | FOR_EXPLORER: return "--export VIEW or the explorer";
+	default: return "--follow or the explorer";
+	}
+}
+
+/* ", not --print without --follow": the mode, as the usage error for an option of `with` names it. */
+static const char *mode_name(enum cli_mode mode, unsigned with)
+{
+	switch (mode) {
+	case MODE_TUI: return ", not --tui";
+	case MODE_PRINT: return with & FOR_FOLLOW ? ", not --print without --follow" : ", not --print";
+	case MODE_EXPORT: return ", not --export";
+	default: return "";
+	}
+}
+
+/* "-o, --sort and --force": the options of mode_bound given (bit i: mode_bound[i]) whose
+ * `with` is with, into names (size bytes); how many. */
+static size_t bound_names(unsigned given, unsigned with, char *names, size_t size)
+{
+	size_t n = 0, k = 0, len = 0;
+	for (size_t i = 0; i < ARRAY_LEN(mode_bound); i++)
+		n += mode_bound[i].with == with && (given >> i & 1);
+	names[0] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(mode_bound) && len < size; i++) {
+		if (mode_bound[i].with != with || !(given >> i & 1))
+			continue;
+		const char *sep = k == 0 ? "" : k + 1 == n ? " and " : ", ";
+		int id = mode_bound[i].id;
+		len += (size_t)snprintf(names + len, size - len, "%s%s%s", sep, id == 'o' ? "-o" : "--",
+					id == 'o' ? "" : option_by_id(id)->name);
+		k++;
+	}
+	return n;
+}
+
+/* The options given (bits of mode_bound) that do not go with mode, one line on stderr per
+ * kind: the usage error ("--force goes with --export VIEW, not --print"), or with
+ * ignored, for the --print the explorer gives way to, their note ("--no-mouse ignored:
+ * ..."). Whether any was said. */
+static bool say_unbound(unsigned given, enum cli_mode mode, bool follow, bool ignored)
+{
+	static const unsigned kinds[] = { FOR_EXPORT, FOR_EXPLORER, FOR_EXPORT | FOR_EXPLORER, FOR_FOLLOW | FOR_EXPLORER };
+	bool said = false;
+	for (size_t k = 0; k < ARRAY_LEN(kinds); k++) {
+		char names[160];
+		size_t n = bound_names(given, kinds[k], names, sizeof(names));
+		if (n == 0 || goes_with(kinds[k], mode, follow))
+			continue;
+		if (ignored)
+			fprintf(stderr, "tscope-tui: %s ignored: for %s only, and %s (standard input or output is not a "
+					"terminal)\n", names, with_name(kinds[k]),
+				kinds[k] & FOR_FOLLOW ? "there is no --follow and no explorer" : "the explorer does not open");
+		else
+			fprintf(stderr, "tscope-tui: %s %s with %s%s\n", names, n == 1 ? "goes" : "go", with_name(kinds[k]),
+				mode_name(mode, kinds[k]));
+		said = true;
+	}
+	return said;
+}
+
+/* The bit of mode_bound for option id, 0 when it goes with every mode. */
+static unsigned bound_bit(int id)
+{
+	for (size_t i = 0; i < ARRAY_LEN(mode_bound); i++)
+		if (mode_bound[i].id == id)
+			return 1u << i;
+	return 0;
+}
+
+static int say_clash(void)
+{
+	fprintf(stderr, "tscope-tui: --print, --tui, --export, --list-views and --list-keys are exclusive\n");
+	return 2;
+}
+
+/* -h or -V: ends the parse, as in GNU tools (what follows is not read), after the errors
+ * of what came before it: two modes, an option that does not go with the mode given (a
+ * --follow may come after: --interval with --print is no error here). */
+static int help_or_version(struct cli *cli, int c, bool clash, unsigned given)
+{
+	if (clash)
+		return say_clash();
+	if (cli->mode != MODE_AUTO && say_unbound(given, cli->mode, true, false))
+		return 2;
+	cli->mode = c == 'h' ? MODE_HELP : MODE_VERSION;
+	return 0;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv)
 {
 	memset(cli, 0, sizeof(*cli));
@@ -376,22 +506,20 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	opterr = 0;
 	int c;
 	bool clash = false; /* two of the modes */
+	unsigned given = 0; /* the options of mode_bound given */
 	while ((c = getopt_long(argc, argv, ":o:hV", lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return bad_option(c, lo, argc, argv);
-		if (c == 'h' || c == 'V') { /* as GNU tools: whatever else the line holds */
-			cli->mode = c == 'h' ? MODE_HELP : MODE_VERSION;
-			return 0;
-		}
+		if (c == 'h' || c == 'V')
+			return help_or_version(cli, c, clash, given);
 		enum cli_mode was = cli->mode;
 		if (apply(cli, c, optarg))
 			return 2;
 		clash |= was != MODE_AUTO && cli->mode != was;
+		given |= bound_bit(c);
 	}
-	if (clash) {
-		fprintf(stderr, "tscope-tui: --print, --tui, --export, --list-views and --list-keys are exclusive\n");
-		return 2;
-	}
+	if (clash)
+		return say_clash();
 	for (int i = optind; i < argc; i++) {
 		cli_trim_path(argv[i]);
 		push(&cli->paths, &cli->npaths, argv[i]);
@@ -409,10 +537,11 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "tscope-tui: --follow does not go with --export (export a snapshot instead)\n");
 		return 2;
 	}
-	if ((cli->sort || cli->filter || cli->output) && cli->mode != MODE_EXPORT) {
-		fprintf(stderr, "tscope-tui: --sort, --filter and -o go with --export VIEW\n");
+	if (say_unbound(given, cli->mode, cli->opts.follow, false))
 		return 2;
-	}
+	/* no mode given: --print when the explorer does not open (src/main.c pick_mode) */
+	if (cli->mode == MODE_AUTO && !(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)))
+		say_unbound(given, MODE_PRINT, cli->opts.follow, true);
 	return 0;
 }
 

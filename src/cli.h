@@ -30,9 +30,14 @@ it ends in '/'. A symbolic link keeps its slash, which makes it the directory it
 void cli_trim_path(char *path);
 /* Parse argv into cli (its PATHs trimmed: cli_trim_path). Returns 0, or 2 after printing
  * a usage error to stderr naming the option as it was meant (the letter inside a cluster,
- * an ambiguous abbreviation's options, a value given to an option that takes none).
+ * an ambiguous abbreviation's options, a value given to an option that takes none), or
+ * an option of one mode given with another, with the mode it goes with ("--force goes
+ * with --export VIEW, not --print"; --interval and --stall go with --follow or the
+ * explorer). With no mode given and no terminal for the explorer, the explorer's options
+ * are named on stderr as ignored; --jobs above POOL_MAX_THREADS is said and capped.
  * --help and --version end the parse, as in GNU tools: what follows them is not read, and
- * they go with any mode. */
+ * they go with any mode; an error before them (two modes, an option the mode given does
+ * not take) is still reported. */
 int cli_parse(struct cli *cli, int argc, char **argv);
 /* The long options of lo (getopt_long's table, ended by a zeroed entry) that the
  * argument elem ("--rank" or "--rank=0") abbreviates, "--ranks, --ranks-per-node"

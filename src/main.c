@@ -604,7 +604,7 @@ static bool refuse_empty_path(const struct run_identity *id, const struct opts *
 		if (o->compat_pytscope && id->npaths == 2)
 			continue;
 		char why[160];
-		run_path_why_empty(id->paths[i], why, sizeof(why));
+		run_path_why_empty(id->paths[i], o, why, sizeof(why));
 		char *path = text_sanitize_dup(id->paths[i], 0);
 		fprintf(stderr, "tscope-tui: %s: %s\n", path, why);
 		free(path);
@@ -663,7 +663,7 @@ static int run_mode(struct cli *cli, struct run *run)
 {
 	struct run_child *kids = NULL;
 	size_t nk = 0;
-	if (cli->npaths == 1 && !cli->opts.ranks)   /* --ranks: rank dirs, not runs */
+	if (cli->npaths == 1)
 		nk = run_identity_folder(cli->paths[0], run, &cli->opts, &kids);
 	if (nk) {
 		int rc = folder_of_runs(cli, kids, nk);
@@ -760,15 +760,23 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	enum cli_mode mode = pick_mode(cli);
 	int rc = -1;
 	struct run *sides[2] = { compare_side(c, 0), compare_side(c, 1) };
-	if (compat_refused(cli, mode, sides[0]) || compat_refused(cli, mode, sides[1]))
+	bool usage = compat_refused(cli, mode, sides[0]) || compat_refused(cli, mode, sides[1]);
+	/* pytscope's diff refuses the pair: every mode says so, nothing written or opened */
+	bool refused = !usage && compat_diff_refused(c, mode == MODE_PRINT);
+	if (usage)
 		rc = 2;
-	else if (mode != MODE_TUI)
+	else if (mode != MODE_TUI || refused)   /* the explorer's: after it */
 		note_unused_options(&cli->opts, sides, 2);
+	if (refused) {
+		fputs("Both run directories must contain steps.\n", stderr);
+		rc = 1;
+	}
+	bool quality = !usage; /* --print and --export say each side's, as for one run */
 	if (rc < 0 && mode == MODE_TUI) {
 		rc = ui_run_compare(c, &cli->opts);
 		note_unused_options(&cli->opts, sides, 2);   /* after the explorer, as for one run */
+		quality = false;
 	}
-	bool quality = rc < 0; /* --print and --export say each side's, as for one run */
 	if (rc < 0 && mode == MODE_EXPORT) {
 		rc = export_compare_view(c, &(struct export_args){ cli->export_view, cli->output, cli->sort,
 								   cli->filter, cli->force });
@@ -777,9 +785,9 @@ static int compare_mode(struct cli *cli, const struct run_identity *id, struct l
 	if (rc < 0) {
 		struct print_opts po = print_opts_of(&cli->opts, STDOUT_FILENO);
 		struct print_out out;
-		rc = print_compare(c, id->v[0].paths[0], id->v[1].paths[0], print_out_begin(&out, stdout, po.ascii),
-				   &po);
+		print_compare(c, id->v[0].paths[0], id->v[1].paths[0], print_out_begin(&out, stdout, po.ascii), &po);
 		stdout_failed(print_out_end(&out));
+		rc = 0;
 	}
 	for (int side = 0; quality && side < 2; side++)
 		report_quality(compare_side(c, side), side ? "B" : "A");

@@ -61,10 +61,10 @@ int print_write_failed(FILE *f, const char *what, int err);
 int print_follow(struct run *run, const char *const *paths, size_t npaths, const struct opts *o, FILE *out);
 struct compare;
 /* The report of a run comparison (src/print_diff.c): pytscope's `diff` for step runs,
- * then tscope-tui's sections. Returns the exit status (1 with pytscope's message when a
- * side of a step pair has no steps). */
-int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
-		  const struct print_opts *po);
+ * then tscope-tui's sections. Only for a pair pytscope's diff does not refuse
+ * (model/compat.h compat_diff_refused(c, true): the caller says pytscope's message). */
+void print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f,
+		   const struct print_opts *po);
 
 struct distributed;
 struct sbuf;

@@ -6,8 +6,9 @@
  * codes count in its padding under --compat pytscope only, as in pytscope); a pair of run
  * dirs each with its steps.jsonl in it (pytscope's single-rank layout) gets nothing else,
  * with or without --compat pytscope. A side of rank{k}/ dirs is multi-rank whatever
- * --ranks loaded of it: under --compat pytscope it gets pytscope's refusal (0.2.1 reads
- * no rank dirs). Multi-rank pairs, and pairs of other kinds, then get tscope-tui's
+ * --ranks loaded of it (model/compat.h compat_diff_layout); a pair pytscope's diff
+ * refuses (compat_diff_refused) is said by the caller, never reported here. Multi-rank
+ * pairs, and pairs of other kinds, then get tscope-tui's
  * sections: the verdict with per-rank deltas, budget deltas, findings new / resolved /
  * persisting with the rules a side could not judge, and kernel deltas for trace sets (per
  * profiler step when the sides count other numbers of them), each table after its view's
@@ -16,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/dirlist.h"
+#include "model/compat.h"
 #include "model/compare/compare.h"
 #include "model/compare/views.h"
 #include "model/steps/steps.h"
@@ -487,59 +488,16 @@ static void section_dasf(FILE *f, const struct print_opts *po, struct compare *c
 	table_lines(f, po, c, "diff_functions", cols, ARRAY_LEN(cols), 15, labels);
 }
 
-/* The directory of a source's file: its path up to the last '/' ("." for none), trailing
- * slashes dropped; length in *n. */
-static const char *dir_part(const char *path, size_t *n)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash) {
-		*n = 1;
-		return ".";
-	}
-	*n = (size_t)(slash - path);
-	while (*n > 1 && path[*n - 1] == '/')
-		(*n)--;
-	return path;
-}
-
-/* Whether run's step logs are pytscope diff's layout: one steps.jsonl in the PATH itself
- * (or the PATH that file), not in rank{k}/ dirs below it, nor spread over several PATHs:
- * every source of the step logs is in that one directory. Rank dirs are rank dirs
- * whatever --ranks loaded of them. */
-static bool run_dir_layout(const struct run *run, const char *path)
-{
-	const char *ref = path;
-	size_t nref = dirlist_dir_len(path), nd;
-	for (size_t i = 0; i < run->nsrc; i++)
-		if (strcmp(run->src[i].path, path) == 0) /* the PATH is a file: its directory */
-			ref = dir_part(path, &nref);
-	bool any = false;
-	for (size_t i = 0; i < run->nsrc; i++) {
-		if (strcmp(run->src[i].format, "pytscope") != 0)
-			continue;
-		const char *dir = dir_part(run->src[i].path, &nd);
-		if (nd != nref || strncmp(dir, ref, nd) != 0)
-			return false;
-		any = true;
-	}
-	return any;
-}
-
-int print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
+void print_compare(struct compare *c, const char *path_a, const char *path_b, FILE *f, const struct print_opts *po)
 {
 	bool steps = strcmp(c->family, "steps") == 0;
 	/* the layout decides, not the ranks loaded: rank dirs (one loaded, or one --ranks
 	 * named) are a multi-rank run */
-	bool multi = steps && (!run_dir_layout(c->a, path_a) || !run_dir_layout(c->b, path_b));
-	/* pytscope 0.2.1 reads no rank dirs in diff: a multi-rank side has no steps for it */
-	if (steps && (!compare_has_steps(c) || (po->compat && multi))) {
-		fputs("Both run directories must contain steps.\n", stderr);
-		return 1;
-	}
+	bool multi = steps && (!compat_diff_layout(c->a) || !compat_diff_layout(c->b));
 	if (steps) {
 		pytscope_diff(f, po, compare_pydiff(c), path_a, path_b);
 		if (!multi)
-			return 0;
+			return;
 	} else {
 		fputs("tscope-tui compare  (", f);
 		put_safe(f, path_a);
@@ -562,5 +520,4 @@ int print_compare(struct compare *c, const char *path_a, const char *path_b, FIL
 			section_budget(f, po, c);
 	}
 	section_findings(f, po, c);
-	return 0;
 }

@@ -4,9 +4,11 @@
  * a cron job or a chat alert, until the job finishes (exit 0) or a signal stops it
  * (SIGINT/SIGTERM: exit 128 + signal); a followed sweep has no end of its own (a signal
  * ends it), and each of its reloads is a line with their count. The live findings
- * (stalled ranks, reloads) are judged on every poll; the other rules re-run at most
- * every max(interval, 50 x the CPU time of their last run) so that following a large
- * job stays cheap. A line on stderr says at the start what the lines will be (a job's
+ * (stalled ranks, reloads) are judged on every poll, polls at most every max(interval,
+ * 25 x the median CPU time of the last five polls), as the explorer's (ui/app_follow.c),
+ * so that a tiny --interval does not spin a core; the other rules re-run at most every
+ * max(interval, 50 x the CPU time of their last run) so that following a large job
+ * stays cheap. A line on stderr says at the start what the lines will be (a job's
  * findings until it finishes, a sweep's reloads until a signal, or that the PATHs hold
  * nothing yet), and again when PATHs that held nothing come to hold a job or a sweep.
  * A finding said before whose severity rises above the highest said for it (med ->
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "model/stats.h"
 #include "model/steps/follow.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -240,6 +243,25 @@ static double cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Polls are POLL_FACTOR x the median CPU time of the last FAST_POLLS apart at least. */
+enum { POLL_FACTOR = 25, FAST_POLLS = 5 };
+
+/* The CPU time of the last FAST_POLLS polls (the rules' runs left out: scheduled apart). */
+struct poll_costs {
+	double v[FAST_POLLS];
+	size_t n;
+};
+
+/* Seconds from this poll's start to the next's: max(interval, POLL_FACTOR x the median
+ * CPU time of the last polls, this one's cost included). */
+static double poll_period(struct poll_costs *pc, double cost, double interval)
+{
+	pc->v[pc->n++ % FAST_POLLS] = cost;
+	double buf[FAST_POLLS];
+	double period = POLL_FACTOR * stats_median_buf(pc->v, pc->n < FAST_POLLS ? pc->n : FAST_POLLS, buf);
+	return period > interval ? period : interval;
+}
+
 static void sleep_until(double when)
 {
 	double d = when - follow_clock();
@@ -264,10 +286,12 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 	struct keyset prev = { 0 }, rules = { 0 };
 	struct skip_watch skips = { 0 };
 	double next_rules = now, tick = now;
+	struct poll_costs costs = { 0 };
 	bool dirty = true;
 	int rc = 0;
 	unsigned flags = print_opts_of(o, fileno(out)).ascii ? TEXT_ASCII : 0;
 	while (!stop_signal && !write_err) {
+		double poll_c0 = cpu_seconds(), rules_cost = 0;
 		now = follow_clock();
 		dirty |= (follow_poll(f, now) & (FOLLOW_GREW | FOLLOW_RELOADED)) != 0;
 		if (kind == KIND_NONE && follow_kind_of(run) != KIND_NONE) {
@@ -283,8 +307,8 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 			report(out, flags, run_findings(run), false, &rules, &fresh);
 			keyset_free(&rules);
 			rules = fresh;
-			double cost = cpu_seconds() - c0;
-			next_rules = now + (50 * cost > fo.interval ? 50 * cost : 0);
+			rules_cost = cpu_seconds() - c0;
+			next_rules = now + (50 * rules_cost > fo.interval ? 50 * rules_cost : 0);
 			dirty = false;
 		}
 		for (size_t i = 0; i < rules.n; i++)
@@ -293,7 +317,7 @@ int print_follow(struct run *run, const char *const *paths, size_t npaths, const
 		prev = cur;
 		if (follow_state(f) == FOLLOW_FINISHED)
 			break;
-		tick += follow_interval(f);
+		tick += poll_period(&costs, cpu_seconds() - poll_c0 - rules_cost, follow_interval(f));
 		if (tick < now)
 			tick = now;
 		sleep_until(tick);

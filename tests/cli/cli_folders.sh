@@ -5,7 +5,9 @@
 # sweep loaders look several levels down, so they claim the folder, but the training runs
 # are never dropped); a sweep dir itself, two sweeps side by side and --format genai-perf
 # still open one sweep; a sweep with files of the folder's own opens with a warning naming
-# each run of another kind below it. The command lines suggested (a folder's runs, a
+# each run of another kind below it. --ranks does not change what a folder is: its runs
+# are listed as without it (a run dir whose every rank --ranks leaves out is still that
+# run, not a folder of its rank dirs). The command lines suggested (a folder's runs, a
 # mixed PATH's refusal on stderr and in --export sources) quote their paths for a POSIX
 # shell when they need it (a space, a quote), and paste as they are: a path the sanitizer
 # would rewrite (a tab, ESC, a newline, U+202E, U+200B) is in $'...' quotes, ASCII with
@@ -33,6 +35,15 @@ tap_check "... the same with a trailing '/'" '[ $? -eq 1 ] && cmp -s err err2'
 "$BIN" --export sources proj >out 2>err2
 tap_check "... --export sources: the same list, no sweep file exported" \
 	'[ $? -eq 1 ] && [ ! -s out ] && cmp -s err err2'
+# --ranks applies inside the run opened: the folder is listed as without it; a run dir
+# whose every rank dir --ranks leaves out is that run (its loader says so), not a folder
+"$BIN" --print --ranks 0 proj >out 2>err2
+tap_check "--ranks on a folder of runs: the same list, exit 1" '[ $? -eq 1 ] && [ ! -s out ] && cmp -s err err2'
+"$BIN" --export ranks --ranks 0-1 proj >out 2>err2
+tap_check "... --export ranks --ranks 0-1: the same list" '[ $? -eq 1 ] && [ ! -s out ] && cmp -s err err2'
+"$BIN" --print --ranks 9 small >out 2>err2
+tap_check "--ranks 9 on a run of ranks 0-1: that run, not a folder of its rank dirs" \
+	'[ $? -eq 1 ] && ! grep -q "below it" err2 && grep -q "^tscope-tui: small: --ranks 9 left 2 rank dirs out" err2'
 "$BIN" --print proj/sweep1 >out 2>err
 tap_check "the sweep dir itself: one sweep, exit 0" '[ $? -eq 0 ] && grep -q "inference sweep  3 configs" out'
 "$BIN" --print --format genai-perf proj >out 2>err

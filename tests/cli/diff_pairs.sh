@@ -11,12 +11,13 @@
 # workload key is compared by value (16 and "16", a GPU name's case and white space).
 # The layout decides pytscope's single-rank diff, not the ranks loaded: rank0/ dirs, or
 # rank dirs of which --ranks loads one, are multi-rank (COMPARISON follows; --compat
-# pytscope refuses); a rank dir given alone keeps its rank id (its name's rank{k}, else
-# its run.json's rank), so a/rank5 against rank dirs is matched with rank 5, and its own
-# report says rank 5. Each side's data quality (broken lines, a truncated trace) is said
-# on stderr naming the side, in the report under the verdict, in the explorer's Overview
-# (a short line each, one "A and B clean" when neither lost anything), and `--export
-# sources A B` lists both sides' sources, a first column side. diff_ranks ends with the
+# pytscope refuses, in --print, --export and the explorer alike); a rank dir given alone
+# keeps its rank id (its name's rank{k}, else its run.json's rank), so a/rank5 against
+# rank dirs is matched with rank 5, and its own report says rank 5. Each side's data
+# quality (broken lines, a truncated trace) is said on stderr naming the side, in the
+# report under the verdict, in the explorer's Overview (a short line each, one "A and B
+# clean" when neither lost anything), and `--export sources A B` lists both sides'
+# sources, a first column side. diff_ranks ends with the
 # basis the ranks are compared by (compute here), the ranks without a delta (of one run
 # only, or that measured no time: every phase 0, no delta nor time lost, their zeros
 # not counted in the others' time lost) after those with one. Kernels are compared over
@@ -63,6 +64,24 @@ tap_check "different step ranges are stated" \
 rc=$?
 tap_check "--compat pytscope, multi-rank: pytscope's refusal, exit 1" \
 	'[ "$rc" -eq 1 ] && [ ! -s compat.out ] && grep -qx "Both run directories must contain steps." compat.err'
+# ... and --export VIEW, --export all and the explorer end the same way: nothing written or opened
+"$TSCOPE_BIN" --export diff_ranks --compat pytscope a reg >compatx.out 2>compatx.err
+rc=$?
+tap_check "... --export diff_ranks: the same refusal, exit 1, no CSV" \
+	'[ "$rc" -eq 1 ] && [ ! -s compatx.out ] && grep -qx "Both run directories must contain steps." compatx.err'
+"$TSCOPE_BIN" --export all -o compat_all --compat pytscope a reg >/dev/null 2>compata.err
+rc=$?
+tap_check "... --export all: the same refusal, exit 1, no directory written" \
+	'[ "$rc" -eq 1 ] && [ ! -e compat_all ] && grep -qx "Both run directories must contain steps." compata.err'
+printf '1\n:dump %s/compat_ov\nq\n' "$PWD" >compat.keys
+TSCOPE_SCRIPT=compat.keys TERM=dumb LINES=30 COLUMNS=140 "$TSCOPE_BIN" --tui --compat pytscope a reg >/dev/null \
+	2>compatt.err
+rc=$?
+tap_check "... the explorer: the same refusal, exit 1, nothing opened" \
+	'[ "$rc" -eq 1 ] && [ ! -e compat_ov ] && grep -qx "Both run directories must contain steps." compatt.err'
+"$TSCOPE_BIN" --export diff_ranks --compat pytscope a/rank0 same/rank0 >compat1.csv 2>/dev/null
+tap_check "... a single-rank pair (pytscope's layout) still exports under --compat pytscope" \
+	'[ $? -eq 0 ] && [ "$(wc -l <compat1.csv)" -eq 2 ]'
 "$TSCOPE_BIN" --export diff_ranks a >one.csv 2>one.err
 rc=$?
 tap_check "a diff_* view of one run: usage error naming two runs" '[ "$rc" -eq 2 ] && grep -q "compares two runs" one.err'

@@ -4,7 +4,8 @@
 # "tscope-tui:" (getopt's own "./tscope-tui:" included), a folder of runs names the runs
 # below it (one line each, exit 1), the Sources view reads in rank order; usage errors
 # name the option as it was meant (a short option's letter, an ambiguous abbreviation's
-# options, a value given to an option that takes none); --help and --version win anywhere.
+# options, a value given to an option that takes none); --help and --version win over
+# what follows them, an error before them (two modes) is still reported.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=$TSCOPE_BIN
@@ -28,7 +29,8 @@ done
 # Usage errors name the option as it was meant: the letter inside a cluster (not argv[0] or
 # the argument before it), both options an abbreviation could be, a value given to an option
 # that takes none, the missing value's option by its full name; a PATH that begins with '-'
-# is pointed after '--'. --help and --version win over the rest of the line (GNU's way).
+# is pointed after '--'. --help and --version win over the rest of the line (GNU's way),
+# not over an error before them.
 mkdir -p ./-dashrun
 usage_is() { # TEXT ARGS...: exit 2, TEXT on stderr's first line, the pointer to --help
 	want=$1
@@ -53,9 +55,12 @@ tap_check "--exp (last) and -o (last): the missing value's option by its name" \
 "$BIN" --export ranks "$demo" --help >out 2>err
 tap_check "--export ranks PATH --help: the help, exit 0" \
 	'[ $? -eq 0 ] && head -1 out | grep -q "^usage: tscope-tui" && [ ! -s err ]'
-"$BIN" --list-views --print --version >out 2>err
-tap_check "--list-views --print --version: the version, exit 0" \
+"$BIN" --list-views --version --print >out 2>err
+tap_check "--list-views --version --print: the version, exit 0" \
 	'[ $? -eq 0 ] && grep -q "^tscope-tui " out && [ ! -s err ]'
+"$BIN" --list-views --print --version >out 2>err
+tap_check "--list-views --print --version: the clash before --version is still reported (exit 2)" \
+	'[ $? -eq 2 ] && grep -q "are exclusive" err && [ ! -s out ]'
 tap_check "--print --tui: still exclusive (exit 2)" \
 	'"$BIN" --print --tui "$demo" >out 2>err; [ $? -eq 2 ] && grep -q "are exclusive" err'
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # print_empty.sh: a PATH that yields nothing says why on stderr (the first diagnostics,
-# then pytscope's message) and exits 1, and a finished run without step logs says they
+# then pytscope's message) and exits 1 (naming --format or --ranks when they kept the
+# loaders from what is there, and what the PATH holds instead), and a finished run without step logs says they
 # are missing (each log counted as missing, empty or unreadable with the reason, as the
 # refusal of --export ranks/steps says it); non-pytscope formats get tscope-tui's header. Rank 0 without records
 # beside a rank with them is a report, not "nothing found" (--compat pytscope: pytscope's
@@ -21,6 +22,39 @@ mkdir -p empty
 rc=$?
 tap_check "empty dir: exit 1" '[ "$rc" -eq 1 ]'
 tap_check "empty dir: says nothing supported was found" 'grep -q "empty: no supported data found here" err'
+
+# --format or --ranks kept the loaders from what is there: the reason names the option,
+# what the PATH holds instead when a loader (or the runs below it) says, never "no
+# supported data found here"
+tools="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
+mkdir -p fmt && "$tools/gen_demo" fmt/run 2 10 >/dev/null && "$tools/gen_demo" fmt/run2 2 10 >/dev/null &&
+	"$tools/gen_trace" t.json 1 >/dev/null || tap_notok "--format fixtures generated"
+# why_is PATH LINE OPTION...: --print with the options exits 1 and says LINE about PATH, first
+why_is() {
+	p=$1 line=$2
+	shift 2
+	"$TSCOPE_BIN" --print --no-index "$@" "$p" >out 2>err
+	[ $? -eq 1 ] && [ ! -s out ] && head -1 err | grep -qxF "tscope-tui: $p: $line" &&
+		! grep -q "no supported data" err
+}
+held="no data of --format dasf here: it holds pytscope data (--format pytscope, or no --format)"
+tap_check "--format dasf on a pytscope run: what it holds and the --format that reads it" \
+	'why_is fmt/run "$held" --format dasf'
+tap_check "... --dasf the same" 'why_is fmt/run "$held" --dasf'
+tap_check "--format pytscope on a trace: a kineto trace, not \"no steps or trace\" alone" \
+	'why_is t.json "no data of --format pytscope here: it holds kineto data (--format kineto, or no --format)" \
+	 --format pytscope'
+below="no data of --format dasf here: it holds 2 runs below it of another format (pytscope): drop --format"
+tap_check "--format dasf on a folder of pytscope runs: the runs below it" 'why_is fmt "$below" --format dasf'
+tap_check "--format dasf on an empty dir: no other format either" \
+	'why_is empty "no data of --format dasf here, nor of another format" --format dasf'
+"$TSCOPE_BIN" --export sources --format dasf fmt/run >out 2>err
+tap_check "... --export sources says it too" \
+	'[ $? -eq 1 ] && grep -q "^tscope-tui: fmt/run: no data of --format dasf here: it holds pytscope data" err'
+"$TSCOPE_BIN" --print --no-index --ranks 1 t.json >out 2>err
+tap_check "--ranks 1 on a trace of rank 0: left out, then no data of a rank it names (not \"no supported data\")" \
+	'[ $? -eq 1 ] && grep -q "^tscope-tui: t.json: 1 trace left out: not of a rank --ranks 1 names" err &&
+	 grep -qx "tscope-tui: t.json: no data here of a rank --ranks 1 names" err && ! grep -q "no supported data" err'
 
 # run.json of a finished run (n_steps, written at finish()) without a step log: a
 # warning per rank, and the default report says the step logs are missing (--compat
