@@ -432,6 +432,22 @@ static const char *summary_whose(const struct steps_model *m, char *buf, size_t 
 	return buf;
 }
 
+/* Appends "; rank 3 has no step record" (its log empty, unreadable or all bad) to buf, for
+ * the ranks found without one: present is not covered. */
+static void summary_no_records(const struct steps_model *m, char *buf, size_t n)
+{
+	struct summary_ids none = { .n = 0 };
+	for (size_t ri = 0; ri < steps_nranks(m); ri++) {
+		long lo, hi;
+		if (!steps_rank_span(m, ri, &lo, &hi))
+			summary_ids_add(&none, steps_rank_id(m, ri));
+	}
+	size_t used = strlen(buf);
+	if (none.n && used < n)
+		snprintf(buf + used, n - used, "; rank%s %s%s %s no step record", none.n > 1 ? "s" : "", none.text,
+			 summary_ids_more(&none), none.n > 1 ? "have" : "has");
+}
+
 /* Ranks found against the world_size (run_world_size), with the missing rank ids; without
  * one, why: unread (why the lowest rank's run.json cannot be read, or NULL), a world_size
  * that is no rank count (steps_meta_world_unused), or none in run.json. */
@@ -443,8 +459,9 @@ static void summary_coverage(struct run *run, const struct steps_meta *meta, con
 	/* --ranks left rank dirs out: only the ranks it names can be missing (ranks_missing) */
 	bool traces;
 	long world = run_world_size(run, &traces);
-	char subset[256];
+	char subset[512];
 	steps_subset_coverage(run, world, subset, sizeof(subset));
+	summary_no_records(m, subset, sizeof(subset));
 	char whose[48], unusable[SUMMARY_TEXT];
 	if (world < 0 && unread) {
 		summary_add(out, TONE_WARN, "coverage", "%zu ranks%s; world_size n/a (%s cannot be read: %s)", n,

@@ -118,6 +118,8 @@ rc=$?
 tap_check "rank 0 without records, rank 1 with: the report, exit 0, TIMING says rank 0 has none" \
 	'[ "$rc" -eq 0 ] && ! grep -q "No steps or trace found" r0.err &&
 	 grep -qx "● TIMING (rank 0) — n/a: rank 0, the rank this section reads, has no step record" r0.out'
+tap_check "... coverage names the rank present without a step record (never all ranks, good)" \
+	'grep -qx "  coverage         2 of 2 ranks (world_size); rank 0 has no step record" r0.out'
 "$TSCOPE_BIN" --print --no-index --compat pytscope r0e >r0c.out 2>r0c.err
 rc=$?
 tap_check "... --compat pytscope: pytscope's No steps or trace found, exit 1" \
