@@ -26,35 +26,41 @@ void evidence_free(struct evidence *ev)
 	*ev = evidence_none();
 }
 
-size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[3],
+/* One number term of evidence_filter, and its text form after the others'. */
+static void filter_num(const struct table *t, int c, enum filter_op op, double v, struct filter_term *out,
 		       char *shown, size_t shownn)
 {
-	size_t n = 0, k = 0;
+	static const char *const sym[] = { [FILTER_EQ] = "=", [FILTER_GE] = ">=", [FILTER_LE] = "<=" };
+	*out = (struct filter_term){ .col = c, .op = op, .num = v };
+	text_appendf(shown, shownn, "%s%s%s%.0f", shown[0] ? " " : "", t->col[c].name, sym[op], v);
+}
+
+size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[EVIDENCE_TERMS],
+		       char *shown, size_t shownn)
+{
+	size_t n = 0;
 	shown[0] = '\0';
 	if (ev->name) {
 		int c = ev->match != COL_ROLE_NONE ? table_col_role(t, ev->match)
 			: ev->match_col ? table_col_index(t, ev->match_col) : -1;
 		out[n++] = (struct filter_term){ .col = c, .op = c >= 0 ? FILTER_IS : FILTER_HAS, .text = ev->name };
-		k += (size_t)snprintf(shown + k, shownn - k, c >= 0 ? "%s=%s" : "%s%s", c >= 0 ? t->col[c].name : "",
-				      ev->name);
+		text_appendf(shown, shownn, "%s%s%s", c >= 0 ? t->col[c].name : "", c >= 0 ? "=" : "", ev->name);
 	}
 	for (size_t i = 0; i < ARRAY_LEN(ev->also) && ev->also[i]; i++) {
 		int c = table_col_index(t, ev->also_col[i]);
 		if (c < 0)
 			continue;
 		out[n++] = (struct filter_term){ .col = c, .op = FILTER_IS, .text = ev->also[i] };
-		if (k < shownn)
-			k += (size_t)snprintf(shown + k, shownn - k, "%s%s=%s", n > 1 ? " " : "", t->col[c].name,
-					      ev->also[i]);
+		text_appendf(shown, shownn, "%s%s=%s", shown[0] ? " " : "", t->col[c].name, ev->also[i]);
 	}
 	int cr = table_col_role(t, COL_ROLE_RANK), cs = table_col_role(t, COL_ROLE_STEP);
-	if (ev->rank >= 0 && cr >= 0 && n < 3 && k < shownn) {
-		out[n++] = (struct filter_term){ .col = cr, .op = FILTER_EQ, .num = ev->rank };
-		k += (size_t)snprintf(shown + k, shownn - k, "%s%s=%d", n > 1 ? " " : "", t->col[cr].name, ev->rank);
-	}
-	if (ev->step_lo >= 0 && cs >= 0 && n < 3 && k < shownn) {
-		out[n++] = (struct filter_term){ .col = cs, .op = FILTER_EQ, .num = (double)ev->step_lo };
-		snprintf(shown + k, shownn - k, "%s%s=%ld", n > 1 ? " " : "", t->col[cs].name, ev->step_lo);
+	if (ev->rank >= 0 && cr >= 0)
+		filter_num(t, cr, FILTER_EQ, ev->rank, &out[n++], shown, shownn);
+	if (ev->step_lo >= 0 && cs >= 0 && ev->step_hi > ev->step_lo) {   /* a bucket of steps: all of them */
+		filter_num(t, cs, FILTER_GE, (double)ev->step_lo, &out[n++], shown, shownn);
+		filter_num(t, cs, FILTER_LE, (double)ev->step_hi, &out[n++], shown, shownn);
+	} else if (ev->step_lo >= 0 && cs >= 0) {
+		filter_num(t, cs, FILTER_EQ, (double)ev->step_lo, &out[n++], shown, shownn);
 	}
 	return n;
 }

@@ -29,7 +29,8 @@ enum severity { SEV_HIGH, SEV_MED, SEV_LOW };
  *   EV_KERNEL, EV_TASK  the rows of view `view` that match (evidence_filter): `name` in
  *                       the column with role `match` or named `match_col` (exactly;
  *                       neither: a substring of any text column), each `also[i]` exactly
- *                       in the column named `also_col[i]`, rank and step when >= 0
+ *                       in the column named `also_col[i]`, rank when >= 0, and the steps
+ *                       step_lo..step_hi when step_lo >= 0 (one step: step_hi <= step_lo)
  *   EV_CONFIG, EV_SOURCE, EV_ROW, EV_FINDING
  *                       the row of view `view` whose ref is `item` (EV_FINDING: the
  *                       finding number `item` in run_findings order: its own evidence) */
@@ -123,10 +124,14 @@ struct finding *findings_add(struct finding_list *l, const char *id, enum severi
 struct evidence evidence_none(void);
 /* Free ev's heap members (series, name, also, steps) and make it none. */
 void evidence_free(struct evidence *ev);
-/* The structured filter that shows ev's rows in table t (EV_KERNEL, EV_TASK): up to 3
- * terms into out, and their text form into shown. Returns the number of terms (0: no
- * row filter, e.g. the view lacks the columns). */
-size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[3],
+/* The most terms evidence_filter gives: name, also[0], also[1], rank, and the step range
+ * (step >= lo, step <= hi). */
+#define EVIDENCE_TERMS 6
+/* The structured filter that shows ev's rows in table t (EV_KERNEL, EV_TASK): up to
+ * EVIDENCE_TERMS terms into out, and their text form into shown ("rank=2 step>=101
+ * step<=104"; one step: "step=101"). Returns the number of terms (0: no row filter, e.g.
+ * the view lacks the columns). */
+size_t evidence_filter(const struct evidence *ev, const struct table *t, struct filter_term out[EVIDENCE_TERMS],
 		       char *shown, size_t shownn);
 void findings_free(struct finding_list *l);
 /* Run every registered rule in order (not the native ones when the run's options ask

@@ -53,8 +53,10 @@ static const struct glossary_entry glossary[] = {
 					"in the temporal view (non_compute_us, non_compute_pct)." },
 	{ "imbalance", NULL, "The share of the critical compute lost waiting: the sum over aligned steps of slowest "
 			     "minus mean compute, over the sum of the slowest (pytscope's \"wall lost to imbalance\")." },
-	{ "comm", NULL, "The phase comm of a step record; for traces, GPU time in communication kernels (NCCL and "
-			"collectives)." },
+	{ "comm", NULL, "The phase comm of a step record; for a trace's ProfilerStep, its exposed communication: the "
+			"time its communication kernels run with no computation kernel overlapping (the steps view's "
+			"comm_ms). In the trace views: GPU time in communication kernels, overlapped or not (NCCL and "
+			"collectives; the comm_overlap view's comm_ms)." },
 	{ "comm overlap", "comm_overlap", "For traces: the share of a rank's comm during which a compute kernel runs too "
 					  "(the temporal view's comm_overlap_pct); the rest of the comm is exposed." },
 	{ "busy", NULL, "GPU time covered by kernels (compute, comm and memory kernels), within the HTA span." },

@@ -358,6 +358,13 @@ static size_t cells_bucket(const struct grid_src *src, const struct grid_blocks 
 	return grid_rect_lines(src, b, w->ol, r0, r1, c0, c1, worst, mean, NULL);
 }
 
+/* The row or line a bucket's label ends with: its last, or on outline lines the last
+ * whose members it holds (outline_last: not an open node's line after its rank lines). */
+static size_t bucket_last(const struct grid_window *w, size_t r0, size_t r1)
+{
+	return w->ol ? outline_last(w->ol, r0, r1) : r1 - 1;
+}
+
 /* True when s is a whole number (a rank id, a step), into *v. */
 static bool label_int(const char *s, long long *v)
 {
@@ -378,7 +385,7 @@ static void cells_numeric(const struct grid_src *src, const struct grid_window *
 	*rows_num = *cols_num = true;
 	for (size_t r0 = 0; r0 < nrows && *rows_num; r0 += rpr)
 		for (size_t k = 0; k < 2 && *rows_num; k++) {
-			size_t r = k ? (r0 + rpr < nrows ? r0 + rpr : nrows) - 1 : r0;
+			size_t r = k ? bucket_last(w, r0, r0 + rpr < nrows ? r0 + rpr : nrows) : r0;
 			char *row_lab = label_dup(src, w->ol, r);
 			*rows_num = label_int(row_lab, &v);
 			free(row_lab);
@@ -442,7 +449,8 @@ struct table *grid_cells_table(const struct grid_src *src, const struct grid_blo
 				break;
 			size_t r1 = r0 + rpr < nrows ? r0 + rpr : nrows;
 			size_t c1 = c0 + spc < src->ncols ? c0 + spc : src->ncols;
-			char *first = label_dup(src, w->ol, r0), *last = label_dup(src, w->ol, r1 - 1), lab[32];
+			char *first = label_dup(src, w->ol, r0), lab[32];
+			char *last = label_dup(src, w->ol, bucket_last(w, r0, r1));
 			double worst = 0, mean = 0;
 			bool has = cells_bucket(src, b, w, r0, r1, c0, c1, &worst, &mean) > 0;
 			size_t row = table_add_row(t, (long)r0);

@@ -52,9 +52,10 @@ struct grid_src {
 	long (*col_find)(void *ud, long id);
 	/* Optional: extra detail of one cell for a status line ("data 0.01 fwd 0.20 ..."). */
 	void (*describe)(void *ud, size_t row, size_t col, char *buf, size_t n);
-	/* Optional: what Enter on a cell opens (model/findings.h); false: nothing. The
+	/* Optional: what Enter on the cells [c0, c1) of a row opens (model/findings.h): a
+	 * bucket of columns (the heatmap zoomed out) opens all of them; false: nothing. The
 	 * caller frees out with evidence_free(). */
-	bool (*cell_evidence)(void *ud, size_t row, size_t col, struct evidence *out);
+	bool (*cell_evidence)(void *ud, size_t row, size_t c0, size_t c1, struct evidence *out);
 	/* Signed differences (a comparison's B - A): the colour scale is symmetric around 0,
 	 * larger still worse. */
 	bool diverging;
@@ -176,7 +177,8 @@ struct grid_window {
 };
 
 /* The cells of a window as a table ("heatmap_cells"): per cell its first/last row and
- * column labels, the metric (src->title), worst and mean. The heatmap pane's `e` and
+ * column labels (on outline lines the rows the cell holds: groups.h outline_span and
+ * outline_last), the metric (src->title), worst and mean. The heatmap pane's `e` and
  * `--export heatmap_cells` both write this table. The caller frees it. */
 struct table *grid_cells_table(const struct grid_src *src, const struct grid_blocks *b,
 			       const struct grid_window *w);

@@ -112,13 +112,20 @@ size_t outline_reveal(struct outline *o, size_t row)
 	return 0;
 }
 
+/* Lines come in member order and p1 grows along them but at an open group's line (its
+ * whole group): the span ends where its last line that covers members ends. An open
+ * group's line is followed by its members, so it starts where its first member does,
+ * and it never precedes another one directly. */
 void outline_span(const struct outline *o, size_t l0, size_t l1, size_t *a, size_t *b)
 {
 	*a = o->p0[l0];
-	*b = o->p1[l0];
-	for (size_t l = l0 + 1; l < l1; l++)
-		if (o->p1[l] > *b)
-			*b = o->p1[l];
+	*b = o->p1[outline_last(o, l0, l1)];
+}
+
+size_t outline_last(const struct outline *o, size_t l0, size_t l1)
+{
+	size_t l = l1 - 1;
+	return l > l0 && o->row[l] < 0 && o->open[o->grp[l]] ? l - 1 : l;
 }
 
 size_t outline_line_row(const struct outline *o, size_t l)

@@ -49,8 +49,15 @@ void outline_set(struct outline *o, size_t g, bool open);
 /* Open the group holding row (when closed); returns the line showing row, or the
  * first line when row belongs to no group. */
 size_t outline_reveal(struct outline *o, size_t row);
-/* The member positions lines [l0, l1) cover: [*a, *b) (l0 < l1 <= nline). */
+/* The member positions lines [l0, l1) cover: [*a, *b) (l0 < l1 <= nline). A line alone
+ * covers its own; among several lines an open group's line covers none (its members are
+ * lines of their own there), so lines cut into consecutive spans cover every member
+ * once: a span that holds an open group's line and some of its members holds those
+ * members only. */
 void outline_span(const struct outline *o, size_t l0, size_t l1, size_t *a, size_t *b);
+/* The last of lines [l0, l1) whose members the span holds, the one its label ends with:
+ * l1 - 1, or the line before it when several lines end with an open group's line. */
+size_t outline_last(const struct outline *o, size_t l0, size_t l1);
 /* The row a line stands for: its own, or its group's representative. */
 size_t outline_line_row(const struct outline *o, size_t l);
 

@@ -386,6 +386,11 @@ double text_frac(double v, double lo, double hi)
 	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+bool text_flat(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) && hi / 2 - lo / 2 <= TEXT_FLAT_REL / 2 * fmax(fabs(lo), fabs(hi));
+}
+
 void text_vappendf(char *buf, size_t n, const char *fmt, va_list ap)
 {
 	size_t used = strnlen(buf, n);

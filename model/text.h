@@ -83,5 +83,11 @@ long text_bar_cells(double frac, long cells);
 /* Position of finite v on [lo, hi] as a fraction in [0, 1] (an empty range -> 0), with
  * no overflow when hi - lo is not representable. */
 double text_frac(double v, double lo, double hi);
+/* Finite lo <= hi are one value but for floating-point noise: hi - lo within TEXT_FLAT_REL
+ * of their magnitude (phases that sum to one step time in another order differ so; a
+ * nanosecond clock is coarser on any step up to 1000 s). A plot between them would
+ * stretch a rounding error to its whole range: it is to be drawn flat. */
+#define TEXT_FLAT_REL 1e-12
+bool text_flat(double lo, double hi);
 
 #endif

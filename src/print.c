@@ -134,8 +134,9 @@ static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum b
  * drop it too), one glyph per value. With width > 0 and more values than that (the
  * default report), the values are cut into width buckets and each glyph shows the worst
  * (highest) value of its bucket, so a one-step stall still shows at 100k steps. Empty
- * when fewer than 2 values. */
-static char *sparkline(const double *v, size_t n, size_t width)
+ * when fewer than 2 values. Natively (not --compat: pytscope stretches any range) values
+ * apart by float noise alone (text_flat) are drawn flat, as one value. */
+static char *sparkline(const double *v, size_t n, size_t width, bool native)
 {
 	static const char *const ticks[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 	double lo = 0, hi = 0;
@@ -151,6 +152,8 @@ static char *sparkline(const double *v, size_t n, size_t width)
 	}
 	if (k < 2)
 		return NULL;
+	if (native && text_flat(lo, hi))
+		hi = lo;
 	double *fin = xmalloc(k * sizeof(*fin));
 	size_t f = 0;
 	for (size_t i = 0; i < n; i++)
@@ -318,7 +321,7 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	bool na = !po->compat && !t->finite;
 	char own[48], num[48];
 	double *st = timing_plain_step_times(run, t);
-	char *spark = sparkline(st, t->n, spark_width(po));
+	char *spark = sparkline(st, t->n, spark_width(po), !po->compat);
 	free(st);
 	if (spark)
 		sb_printf(&b, "  step time  %s  (low→high)\n", spark);
@@ -421,7 +424,7 @@ static char *section_convergence(struct run *run, const struct print_opts *po)
 	fmt_g4(best, sizeof(best), c->has_final, c->best_loss);
 	fmt_g4(fin, sizeof(fin), c->has_final, c->final_loss);
 	sb_printf(&b, " · best %s · final %s\n", best, fin);
-	char *spark = sparkline(c->loss, c->nloss, spark_width(po));
+	char *spark = sparkline(c->loss, c->nloss, spark_width(po), !po->compat);
 	if (spark) {
 		sb_puts(&b, "  loss   ");
 		sb_style(&b, po->color, SGR_GREEN, SGR_NONE, spark);

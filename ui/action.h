@@ -26,8 +26,11 @@
 	X(ACT_NODES,       "nodes",        "o",               "heatmap/Ranks: one row per node (its worst rank) / one row per rank") \
 	X(ACT_BACK,        "back",         "<Esc> <Backspace>", "go back to where Enter (or an opened tab) came from; close an overlay") \
 	X(ACT_SEARCH,      "search",       "/",               "search the pane's text as you type (rows, rank labels, steps, lines); Enter keeps the matches highlighted") \
-	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next straggler (the straggler set, by cost)") \
-	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: previous straggler") \
+	X(ACT_NEXT_STRAG,  "next",         "n",               "next search match; with no search active: next " \
+	  "straggler (the straggler set, by cost); comparing two runs: next regressed rank, largest increase first " \
+	  "(a slower rank when the workloads differ)") \
+	X(ACT_PREV_STRAG,  "prev",         "N",               "previous search match; with no search active: " \
+	  "previous straggler; comparing two runs: previous regressed (or slower) rank") \
 	X(ACT_FILTER,      "filter",       "f",               "filter rows, e.g. 'rank>=8 onset_step>0' (empty clears)") \
 	X(ACT_SORT,        "sort",         "s",               "sort by the selected column (again: reverse)") \
 	X(ACT_EXPORT,      "export",       "e",               "export the current view as CSV (rows as filtered and sorted)") \

@@ -269,7 +269,7 @@ static unsigned jump_straggler(struct app *app, int dir)
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
 	const char *what = !app->cmp ? "straggler" : compare_unlike(app->cmp) ? "slower rank" : "regression";
-	const char *order_by = app->cmp ? "by increase in time lost" : "by cost";
+	const char *order_by = app->cmp ? compare_regression_by(compare_ranks(app->cmp)) : "by cost";
 	if (t.step_lo >= 0)
 		app_msg(app, false, "%s %ld/%zu: rank %d, %s step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
 			t.rank, app->cmp ? "onset at" : "slow from", t.step_lo, app->cmp ? " in B" : "", order_by);
@@ -407,6 +407,14 @@ static void prompt_refuse_long(struct app *app)
 	app_msg(app, true, "input too long (max %d bytes): %s", APP_LINE - 1, what);
 }
 
+/* n at "overwrite?": the file named, quoted as a shell word where it holds a blank. */
+static void export_kept(struct app *app)
+{
+	char *word = text_shell_word_dup(app->pending);
+	app_msg(app, false, "export cancelled; %s left unchanged", word);
+	free(word);
+}
+
 static void prompt_accept(struct app *app)
 {
 	enum prompt_kind k = app->prompt;
@@ -429,7 +437,7 @@ static void prompt_accept(struct app *app)
 		if (line[0] == 'y' || line[0] == 'Y')
 			app_export_replace(app);
 		else
-			app_msg(app, false, "export cancelled; %s left unchanged", app->pending);
+			export_kept(app);
 		break;
 	case PROMPT_COMMAND:
 		cmd_run(app, line);
@@ -562,6 +570,8 @@ static unsigned overlay_key(struct app *app, enum action a)
 	struct app_view v[APP_MAX_VIEWS];
 	if (app->overlay == OV_VIEWS)   /* the legend and the help count their rows as they draw */
 		app->ov.n = app_views_list(app, v, APP_MAX_VIEWS);
+	if (a == ACT_EXPAND)   /* Space: down one page, as in a pane without node rows */
+		a = ACT_PAGE_DOWN;
 	if (app->overlay == OV_VIEWS ? list_key(&app->ov, a) : legend_scroll(app, a))
 		return PR_REDRAW;
 	switch (a) {
@@ -783,9 +793,6 @@ static unsigned global_action(struct app *app, enum action a)
 		return app_follow_key(app, true);
 	case ACT_RELOAD:
 		return app_follow_key(app, false);
-	case ACT_REDRAW:
-		app->full_redraw = true;
-		return PR_REDRAW;
 	case ACT_ENTER:   /* a pane that opens nothing says so (Steps is itself the detail) */
 		app_msg(app, false, "nothing to open in the %s tab", s->label);
 		return PR_REDRAW;
@@ -853,15 +860,22 @@ unsigned app_key(struct app *app, int key)
 		relayout(app);
 		return PR_RELAYOUT | PR_REDRAW;
 	}
+	if (keymap_lookup(key) == ACT_REDRAW) {   /* C-l: over a prompt, an overlay, the too-small screen too */
+		app->full_redraw = true;
+		return PR_REDRAW;
+	}
 	if (app->prompt != PROMPT_NONE)
 		return prompt_key(app, key);
 	if (key == KEY_MOUSE)
 		return app_mouse(app);
 	enum action a = keymap_lookup(key);
-	if (app->lay.too_small) {   /* q quits; `:` still takes a command (a `:resize` back) */
+	if (app->lay.too_small) {   /* q quits; `:` still takes a command (a `:resize` back), an overlay kept */
 		if (a == ACT_QUIT || a == ACT_QUIT_ALL)
 			app->quit = true;
-		return a == ACT_COMMAND ? app_action(app, a) : PR_NONE;
+		if (a != ACT_COMMAND)
+			return PR_NONE;
+		prompt_open(app, PROMPT_COMMAND, ":", "");
+		return PR_REDRAW;
 	}
 	if (a == ACT_NONE && app->overlay == OV_NONE) {
 		app_msg(app, true, "key %s is not bound; ? shows the keys", keymap_name(key));

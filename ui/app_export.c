@@ -145,10 +145,12 @@ static const char *options_note(const struct table *t)
 	return filter ? " with this --filter" : sort ? " with this --sort" : "";
 }
 
-/* The message after n rows of t were written to path. */
-static void export_said(struct app *app, const struct table *t, enum export_kind k, const char *path, size_t n)
+/* The message after n rows of t were written to path; path as a shell word (quoted when
+ * it holds a blank or other special byte: "ranks.csv " shows as 'ranks.csv '). */
+static void export_said(struct app *app, const struct table *t, enum export_kind k, const char *file, size_t n)
 {
 	const char *s = n == 1 ? "" : "s";
+	char *path = text_shell_word_dup(file);
 	switch (k) {
 	case EXPORT_NODES:
 		app_msg(app, false, "exported %zu row%s of '%s' to %s: node rows expanded, as --export %s%s", n, s, t->name,
@@ -176,6 +178,7 @@ static void export_said(struct app *app, const struct table *t, enum export_kind
 		app_msg(app, false, "exported %zu row%s of '%s' to %s", n, s, t->name, path);
 		break;
 	}
+	free(path);
 }
 
 /* Write the current pane's export to path; true when path exists and was left alone
@@ -221,10 +224,11 @@ static bool expand_home(const char *path, char *out, size_t n)
 	return k >= 0 && (size_t)k < n;
 }
 
+/* A name of blanks alone is no name: cancelled as an empty one, never a file "   ". */
 bool app_export_accept(struct app *app, const char *line)
 {
 	char path[APP_LINE];
-	if (!*line)
+	if (!line[strspn(line, " ")])
 		app_msg(app, false, "export cancelled: no file name given");
 	else if (strcmp(line, "-") == 0)
 		app_msg(app, true, "cannot write to -: the explorer owns the terminal; give a file name "

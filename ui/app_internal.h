@@ -17,8 +17,9 @@ unsigned app_follow_key(struct app *app, bool toggle);
 /* e (app_export.c): the export prompt's label and default path for the current pane;
  * false, with a message, when the pane has nothing to export. */
 bool app_export_prompt(struct app *app, char *label, size_t ln, char *path, size_t pn);
-/* The export prompt accepted with line (a path, "~/" for $HOME): writes and says what it
- * wrote; true when the file exists and was left alone (app->pending names it: confirm). */
+/* The export prompt accepted with line (a path, "~/" for $HOME; empty or blanks alone
+ * cancels): writes and says what it wrote, the path quoted as a shell word where it holds
+ * a blank; true when the file exists and was left alone (app->pending names it: confirm). */
 bool app_export_accept(struct app *app, const char *line);
 /* The confirmation to replace app->pending: writes it. */
 void app_export_replace(struct app *app);

@@ -7,7 +7,7 @@
 
 static const struct glyphs utf8_set = {
 	.utf8 = true,
-	.heat = { " ", ".", ":", "-", "\u2584", "\u2585", "\u2586", "\u2588" },
+	.heat = { " ", ".", ":", ";", "\u2584", "\u2585", "\u2586", "\u2588" },
 	.missing = "\u00b7",
 	.eighth = { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589", "\u2588" },
 	.spark = { "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" },
@@ -19,7 +19,7 @@ static const struct glyphs utf8_set = {
 
 static const struct glyphs ascii_set = {
 	.utf8 = false,
-	.heat = { " ", ".", ":", "-", "=", "+", "*", "#" },
+	.heat = { " ", ".", ":", ";", "=", "o", "*", "#" },
 	.missing = "?",
 	.eighth = { "", "", "", "", "", "", "", "", "#" },
 	.spark = { "_", ".", "-", "-", "=", "+", "*", "#" },

@@ -12,8 +12,10 @@ enum { GLYPH_HEAT = 8, GLYPH_SPARK = 8, GLYPH_FILLS = 6 };
 
 struct glyphs {
 	bool utf8;
-	/* level 0 (quiet) .. 7 (worst); levels 1-3 are the one-byte marks . : - in both sets
-	 * (the commonest non-quiet cells of a noisy run: 1 byte on the wire, a block 3) */
+	/* level 0 (quiet) .. 7 (worst); levels 1-3 are the one-byte marks . : ; in both sets
+	 * (the commonest non-quiet cells of a noisy run: 1 byte on the wire, a block 3). No
+	 * level is a node's glyph (closed, opened) or the tables' missing "-": on the heatmap
+	 * a glyph has one meaning */
 	const char *heat[GLYPH_HEAT];
 	const char *missing;            /* no value in the cell */
 	const char *eighth[9];          /* horizontal bar remainders: 0/8 .. 8/8 */

@@ -3,8 +3,9 @@
  * heatmap's row labels, the Ranks pane's node column): whole when it fits, else clipped
  * at a character boundary with an ellipsis, keeping the part where it differs from the
  * others (a worker's port, a node's number), so two rows never read the same:
- * "worker-sdumont…13:44321", "…node0003.hpc.example.org". Pure: no curses,
- * unit-tested in tests/unit/test_heatmap_label.c. */
+ * "worker-sdumont…13:44321", "…node0003.hpc.example.org", tight "…ode-0010" (not "…0",
+ * as gpu-node-0000 would read too). Pure: no curses, unit-tested in
+ * tests/unit/test_heatmap_label.c. */
 #ifndef UI_LABEL_FIT_H
 #define UI_LABEL_FIT_H
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* legend.c: the `i` overlay and the helpers the panes' legends draw with (legend.h).
  * The current pane explains itself (pane_ops.legend); every pane gets the frame's
- * conventions below it. Rows are laid out from the legend's top and drawn only when
- * they fall inside the box after scrolling. */
+ * conventions below it (the tables' missing "-" only when the pane did not show its own
+ * missing glyph: one glyph, one meaning on a screen). Rows are laid out from the
+ * legend's top and drawn only when they fall inside the box after scrolling. */
 #include "ui/legend.h"
 
 #include "model/glossary.h"
@@ -50,6 +51,12 @@ void legend_row(struct legend *l, const char *glyph, int n, enum role r, const c
 	wrapped(l, LG_SAMPLE_W, text, ROLE_NORMAL);
 }
 
+void legend_missing(struct legend *l, const char *glyph, int n, enum role r, const char *text)
+{
+	legend_row(l, glyph, n, r, text);
+	l->own_missing = true;
+}
+
 void legend_fill(struct legend *l, int k, const char *text)
 {
 	int sy = row_y(l, l->y);
@@ -79,12 +86,13 @@ void legend_terms(struct legend *l, const char *words)
 	}
 }
 
-/* What every pane shares. */
+/* What every pane shares; the tables' missing "-" unless the pane has its own glyph. */
 static void legend_common(struct app *app, struct legend *l)
 {
 	const struct glyphs *g = app->g;
 	legend_head(l, "Everywhere");
-	legend_row(l, "-", 1, ROLE_DIM, "missing value (never shown as 0)");
+	if (!l->own_missing)
+		legend_row(l, "-", 1, ROLE_DIM, "missing value (never shown as 0)");
 	legend_row(l, g->pointer, 1, ROLE_ACCENT, "the selected row; its key cell and the column cursor are reversed");
 	legend_row(l, g->desc, 1, ROLE_SORTED, "sorted column (s), descending; ascending shows the other arrow");
 	legend_row(l, "abc", 1, ROLE_MATCH, "search match (/; n/N next/previous, Esc ends)");

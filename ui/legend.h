@@ -19,6 +19,7 @@ struct legend {
 	struct rect box;
 	int y;      /* next row */
 	int top;    /* first row shown */
+	bool own_missing;   /* the pane said how it shows a missing value (legend_missing) */
 };
 
 /* A heading, then a wrapped paragraph. */
@@ -26,6 +27,9 @@ void legend_head(struct legend *l, const char *text);
 void legend_para(struct legend *l, const char *text);
 /* A sample (glyph repeated n times in role r) and what it means, wrapped beside it. */
 void legend_row(struct legend *l, const char *glyph, int n, enum role r, const char *text);
+/* The same for the pane's own missing-value glyph (the heatmap's): the frame's
+ * conventions then leave out the tables' "-", so no glyph means two things there. */
+void legend_missing(struct legend *l, const char *glyph, int n, enum role r, const char *text);
 /* A name (a column) in a wide field and what it means. */
 void legend_key(struct legend *l, const char *key, const char *text);
 /* The same with bar fill k (draw_fill: a phase or budget line) as the sample. */

@@ -3,16 +3,19 @@
  * rows exceed the screen rows or columns exceed the screen columns, a cell shows the
  * WORST value of its bucket, so a straggler never averages away; the axis note says
  * how many rows and columns each cell holds. Zoom (+/-) and pan (H/L) act on columns
- * (not zoomed, the columns fit the whole run at any size); the status row shows the
- * values under the cursor (with units); the grid's own note (the steps no column shows,
- * src.note) takes the line under the note row. The bucket levels
- * of the visible window are cached, so a cursor move costs only drawing.
+ * (not zoomed, the columns fit the whole run at any size; - undoes +, back to the whole
+ * run: zoom_level); the status row shows the values under the cursor (with units); the
+ * grid's own note (the steps no column shows, src.note) takes the line under the note
+ * row. The bucket levels of the visible window are cached, so a cursor move costs only
+ * drawing.
  *
  * Node rows: when the grid's rows are grouped (ranks by node, src.groups) the pane can
  * show one line per node (the worst of its ranks; the status row names the rank), and
  * Enter or Space expands a node to its ranks under it. It starts so when there are more
  * ranks than screen rows and more than one node; o switches. The cursor and the
- * buckets are then in lines of the outline (model/groups.h), not grid rows. */
+ * buckets are then in lines of the outline (model/groups.h), not grid rows; a bucket of
+ * several lines holds each rank once (an open node's line there adds none: its ranks are
+ * lines of their own), and its label names the ranks it holds (pane_heatmap_label.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,6 +622,23 @@ static unsigned toggle_node(struct hpane *p, struct app *app)
 	return PR_HANDLED;
 }
 
+/* The zoom levels: the fit (the whole run at this width) and its halvings, fit/2,
+ * fit/4 ... 1 (whole division). + takes the next finer one, - the next coarser, so - after
+ * + comes back to the view it left, the last - to the whole run (a zoom kept through a
+ * resize, off the new width's levels, joins them at its next key). */
+static size_t zoom_level(const struct hpane *p, bool finer)
+{
+	size_t s = fit_spc(p, p->w);
+	if (!finer) {
+		while (s / 2 > p->spc)
+			s /= 2;
+		return s;
+	}
+	while (s >= p->spc && s > 1)
+		s /= 2;
+	return s < p->spc ? s : p->spc;
+}
+
 static void move_col(struct hpane *p, long d)
 {
 	long c = (long)p->cur_c + d;
@@ -633,11 +653,14 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 {
 	struct hpane *p = priv;
 	long spc = (long)(p->spc ? p->spc : 1), half = (long)(p->w > 1 ? p->w / 2 : 1) * spc;
+	long page = p->h > 1 ? p->h - 1 : 1, half_page = page > 1 ? page / 2 : 1;   /* in rows of the screen */
 	switch (a) {
 	case ACT_UP: move_row(p, -1); break;
 	case ACT_DOWN: move_row(p, 1); break;
-	case ACT_PAGE_UP: move_row(p, -(p->h > 1 ? p->h - 1 : 1)); break;
-	case ACT_PAGE_DOWN: move_row(p, p->h > 1 ? p->h - 1 : 1); break;
+	case ACT_PAGE_UP: move_row(p, -page); break;
+	case ACT_PAGE_DOWN: move_row(p, page); break;
+	case ACT_HALF_UP: move_row(p, -half_page); break;
+	case ACT_HALF_DOWN: move_row(p, half_page); break;
 	case ACT_TOP: p->cur_r = 0; break;
 	case ACT_BOTTOM: p->cur_r = hm_nlines(p) - 1; break;
 	case ACT_LEFT: move_col(p, -spc); break;
@@ -645,13 +668,13 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
 	case ACT_PAN_RIGHT: move_col(p, half); p->c0 += (size_t)half; break;
 	case ACT_ZOOM_IN:
-		if (p->spc > 1) {
-			p->spc /= 2;
+		if (zoom_level(p, true) < p->spc) {
+			p->spc = zoom_level(p, true);
 			p->zoomed = true;
 		}
 		p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0;
 		break;
-	case ACT_ZOOM_OUT: p->spc *= 2; break;   /* back at the fit: no longer zoomed (hm_fix_view) */
+	case ACT_ZOOM_OUT: p->spc = zoom_level(p, false); break;   /* back at the fit: no longer zoomed (hm_fix_view) */
 	case ACT_ROWS:
 		p->one_per_row = !p->one_per_row;
 		p->rpr = bucket_rows(p, p->h);
@@ -686,13 +709,15 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 			return PR_NONE;
 		toggle_node(p, app);
 		break;
-	case ACT_ENTER: {
+	case ACT_ENTER: {   /* the columns of the cursor's bucket, all of them (a zoomed-out cell) */
 		struct evidence ev;
+		size_t r0, r1, c0, c1;
 		if (p->by_node && p->ol.row[p->cur_r] < 0 && !p->ol.open[p->ol.grp[p->cur_r]]) {
 			toggle_node(p, app);
 			break;
 		}
-		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, hm_line_row(p, p->cur_r), p->cur_c, &ev)) {
+		hm_bucket(p, &r0, &r1, &c0, &c1);
+		if (!p->src.cell_evidence || !p->src.cell_evidence(p->src.ud, hm_line_row(p, p->cur_r), c0, c1, &ev)) {
 			app_msg(app, true, "nothing to open from a %s cell", p->prov->label);
 			return PR_HANDLED | PR_REDRAW;
 		}

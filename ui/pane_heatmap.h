@@ -67,8 +67,10 @@ size_t hm_lines_rect(const struct hpane *p, size_t l0, size_t l1, size_t c0, siz
 		     double *mean, size_t *wrow);
 /* pane_heatmap_label.c: names in full, sanitized with flags (text.h), malloc'd. A row's
  * label; the label of lines [l0, l1): the first line's name (a node's, else the row's
- * label), then "-" and the last's when there are several; when they hold a node line a
- * rank end is named after the axis ("node 27-rank 301", "rank 302-node 52"). */
+ * label), then "-" and the last's when there are several (the last whose ranks they
+ * hold: an open node's line ending them holds none, groups.h outline_last); when they
+ * hold a node line a rank end is named after the axis ("node 27-rank 301", "rank
+ * 302-node 52"). */
 char *hm_row_name(const struct hpane *p, size_t row, unsigned flags);
 char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags);
 /* Do lines [l0, l1) hold a node line (their label then names what it is, no axis before
@@ -81,7 +83,8 @@ const char *hm_lines_kind(const struct hpane *p);
  * holds the row's prefix (a node's glyph, "!") and is replaced by the prefix and the
  * bucket's label fitted in the w columns left, clipped labels kept apart (ui/label_fit.h). */
 void hm_fit_labels(const struct hpane *p, size_t ny, int w, unsigned flags, char **lab);
-/* The grid rows lines [l0, l1) cover, and the k-th of them. */
+/* The grid rows lines [l0, l1) cover (groups.h outline_span: each rank in one row of
+ * several lines), and the k-th of them. */
 struct line_rows hm_lines_rows(const struct hpane *p, size_t l0, size_t l1);
 size_t hm_lr_row(const struct line_rows *lr, size_t k);
 /* The bucket (lines and columns) under the cursor. */

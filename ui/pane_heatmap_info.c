@@ -309,7 +309,8 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	else
 		legend_para(l, "Colours come in three bands (levels 1-5, 6, 7); each level has its own glyph, "
 			       "so the glyph tells the level within a band.");
-	legend_row(l, app->g->missing, 3, ROLE_MISSING, "no value in the bucket (missing is not zero)");
+	legend_missing(l, app->g->missing, 3, ROLE_MISSING,
+		       "a missing cell: no value in the bucket (missing is not zero)");
 	if (p->src.groups) {
 		legend_row(l, app->g->closed, 1, ROLE_DIM, "a node row: the worst of its ranks (Enter or Space expands it)");
 		legend_row(l, app->g->opened, 1, ROLE_DIM, "an expanded node: its ranks follow (Space collapses it)");

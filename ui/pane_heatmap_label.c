@@ -3,7 +3,9 @@
  * sanitized (the status row, y/Y), and names fitted to a width (the label column, the
  * note's range of rows). A name wider than its room is clipped apart from the other
  * names shown (ui/label_fit.h). On node rows a range that holds a node line names its
- * rank ends with the axis ("node 27-rank 301"), so a rank never reads as a node.
+ * rank ends with the axis ("node 27-rank 301"), so a rank never reads as a node, and
+ * names the ranks it holds: an open node's line that ends it holds none (its ranks are
+ * the next row's), so the line before it ends the label.
  * State and shared helpers: ui/pane_heatmap.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,13 +55,21 @@ static char *line_name(const struct hpane *p, size_t l, bool axis, unsigned flag
 	return t;
 }
 
+/* The line a label of lines [l0, l1) ends with: the last whose ranks they hold (not an
+ * open node's line after its rank lines: the next row holds its ranks, groups.h). */
+static size_t last_line(const struct hpane *p, size_t l0, size_t l1)
+{
+	return p->by_node ? outline_last(&p->ol, l0, l1) : l1 - 1;
+}
+
 char *hm_lines_label(const struct hpane *p, size_t l0, size_t l1, unsigned flags)
 {
 	bool axis = l1 - l0 > 1 && hm_lines_named(p, l0, l1);
 	char *a = line_name(p, l0, axis, flags);
-	if (l1 - l0 <= 1)
+	size_t last = last_line(p, l0, l1);
+	if (last == l0)
 		return a;
-	char *b = line_name(p, l1 - 1, axis, flags);
+	char *b = line_name(p, last, axis, flags);
 	size_t n = strlen(a) + strlen(b) + 2;
 	char *s = xmalloc(n);
 	snprintf(s, n, "%s-%s", a, b);
@@ -99,8 +109,8 @@ void hm_fit_labels(const struct hpane *p, size_t ny, int w, unsigned flags, char
 		size_t r0 = p->top + y * p->rpr, r1 = r0 + p->rpr < hm_nlines(p) ? r0 + p->rpr : hm_nlines(p);
 		bool axis = r1 - r0 > 1 && hm_lines_named(p, r0, r1);
 		names[2 * y] = line_name(p, r0, axis, flags);
-		if (r1 - r0 > 1)
-			names[2 * y + 1] = line_name(p, r1 - 1, axis, flags);
+		if (last_line(p, r0, r1) > r0)
+			names[2 * y + 1] = line_name(p, last_line(p, r0, r1), axis, flags);
 	}
 	for (size_t y = 0; y < ny; y++)
 		fit_row(names, n, y, w - text_width(lab[y]), flags, lab);

@@ -282,6 +282,8 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 			hi = v[x] > hi ? v[x] : hi;
 		}
 	}
+	if (text_flat(lo, hi))   /* one value but for float noise (phases summed in another order): flat */
+		hi = lo;
 	bool hl = p->hl_series && strcmp(p->hl_series, steps_series_name[s]) == 0;
 	if (hl)   /* the evidence series: marked by glyph too, so it shows in mono */
 		draw_fmt(y, x0 - SP_LABEL_W, SP_LABEL_W - 1, ROLE_MARK, "%s%s", app->g->mark, steps_series_name[s]);

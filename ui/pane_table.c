@@ -5,7 +5,8 @@
  * finding's title, detail and fix are all visible). Columns are found by role
  * (model/table.h), never by name. Enter opens the row's evidence (the view's
  * row_evidence: a finding's own evidence, a DASF function's tasks; by default a row
- * with a rank opens that rank's steps). A drill-down shows exactly its evidence: its
+ * with a rank opens that rank's steps; a pair's view: compare_row_evidence, on the pair's
+ * heatmap). A drill-down shows exactly its evidence: its
  * filter, or none, in place of the pane's own until Esc leaves it; its row selected. A
  * table whose rows are grouped (the Ranks view: ranks by node, table.h groups) can show
  * one row per node, its worst rank; Enter or Space expands a node, o switches between
@@ -14,7 +15,8 @@
  * rows' (ui/label_fit.h: the part where it differs stays), a node row's rank count " (8)"
  * whole (a filter keeping 6: its worst of those, "(6/8)"). `/` on node rows also finds
  * the ranks inside a closed node and opens it; Esc puts the nodes back as they were. The
- * legend is pane_table_legend.c's. */
+ * legend is pane_table_legend.c's, the choice of columns and their widths
+ * pane_table_layout.c's. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/views.h"
@@ -29,19 +31,13 @@
 #include "ui/list.h"
 #include "ui/pane_table.h"
 
-enum { TP_MIN_TEXTW = 16, TP_MAX_COLW = 48, TP_MAX_SHOWN = 64, TP_HEAD_W = 12, TP_MAX_TEXTW = 400,
-       TP_PRIO_TEXTW = 24 };
-
 struct tpane {
 	char *arg;            /* the view's name (owned), for rebuilds */
 	struct table *t;
 	struct list_cursor lc; /* over t->view (sel, top, rows) */
 	int col;              /* column cursor */
 	int y0;               /* screen row of the first data row (mouse) */
-	int col_x[TP_MAX_SHOWN + 1]; /* columns drawn in the last frame: col_c[i] at col_x[i] */
-	int col_c[TP_MAX_SHOWN];
-	int ncol_shown;
-	int *need;            /* per column: widest value seen (col_need) */
+	struct table_cols cols; /* columns drawn in the last frame (pane_table_layout.c) */
 	int c_rank;           /* the COL_ROLE_RANK column or -1 */
 	bool detail;          /* table has long text columns */
 	size_t *items;        /* `/` items on node rows: the rows with every node open (tp_items) */
@@ -51,144 +47,6 @@ struct tpane {
 	char *kept;           /* ... NULL for none, until the back stack is below drill_back */
 	size_t drill_back;
 };
-
-/* Width a column needs: its widest value among the rows on screen (a number is never
- * cut), at least its header up to TP_HEAD_W (a longer header is clipped; the status
- * row names the column in full), plus one blank. Text columns ask for their widest
- * value up to TP_MAX_TEXTW; what they get is decided by layout_cols(). Widths only
- * grow while the pane is open, so scrolling does not shift columns. */
-static int col_need(struct tpane *p, int c)
-{
-	const struct table *t = p->t;
-	int hw = text_width(t->col[c].name) + 1;   /* + the sort arrow */
-	int w = hw < TP_HEAD_W ? hw : TP_HEAD_W;
-	if (w < t->col[c].width && t->col[c].type != COL_TEXT)
-		w = t->col[c].width;
-	for (int i = 0; i < p->lc.rows && p->lc.top + (size_t)i < t->nview; i++) {
-		char buf[512];
-		table_display(t, t->view[p->lc.top + (size_t)i], c, buf, sizeof(buf));
-		int vw = text_width(buf);
-		if (vw > w)
-			w = vw;
-	}
-	if (t->grouped && c == t->group_col)   /* group_cell's glyph and " (N)" */
-		w += 8;
-	if (w > TP_MAX_TEXTW)
-		w = TP_MAX_TEXTW;
-	if (w + 1 > p->need[c])
-		p->need[c] = w + 1;
-	return p->need[c];
-}
-
-/* The width an ordinary text column starts with before spare width is shared out:
- * its preferred width, at most TP_MAX_COLW. */
-static int text_base(const struct tpane *p, int c, int need)
-{
-	int w = p->t->col[c].width + 1 < TP_MAX_COLW ? p->t->col[c].width + 1 : TP_MAX_COLW;
-	return need < w ? need : w;
-}
-
-static int cmp_prio(const void *a, const void *b, void *ud)
-{
-	const struct table *t = ud;
-	int x = *(const int *)a, y = *(const int *)b;
-	if (t->col[x].prio != t->col[y].prio)
-		return t->col[y].prio - t->col[x].prio;
-	return x - y;
-}
-
-/* The width the important (prio > 0) columns among the n candidates need; *numbers: one
- * of them is a number. */
-static int prio_need(struct tpane *p, const int *cand, int n, bool *numbers)
-{
-	int sum = 0;
-	*numbers = false;
-	for (int k = 0; k < n; k++)
-		if (p->t->col[cand[k]].prio > 0) {
-			sum += col_need(p, cand[k]);
-			*numbers = *numbers || p->t->col[cand[k]].type != COL_TEXT;
-		}
-	return sum;
-}
-
-/* Width more (at most what is left of w) to column c. */
-static void grow(int *width, int c, int more, int *used, int w)
-{
-	more = more < w - *used ? more : w - *used;
-	if (more > 0) {
-		width[c] += more;
-		*used += more;
-	}
-}
-
-/* Choose the columns of this frame in w columns: the first (key) column is frozen,
- * then the column cursor, then the others by priority (table_col.prio) while they
- * fit, a text column at a bounded width (a long hostname never hides the numbers);
- * they are drawn in table order. Spare width goes to text columns that want it.
- * Fills p->col_c / p->col_x (screen x from x0). */
-static void layout_cols(struct tpane *p, int x0, int w)
-{
-	const struct table *t = p->t;
-	int n = (int)t->ncol < TP_MAX_SHOWN ? (int)t->ncol : TP_MAX_SHOWN;
-	int order[TP_MAX_SHOWN], width[TP_MAX_SHOWN] = { 0 };
-	bool shown[TP_MAX_SHOWN] = { false };
-	for (int c = 0; c < n; c++)
-		order[c] = c;
-	qsort_r(order + 1, (size_t)(n > 1 ? n - 1 : 0), sizeof(int), cmp_prio, (void *)t);
-	/* candidates: the key column, the cursor's column, then by priority */
-	int cand[TP_MAX_SHOWN + 1], ncand = 0;
-	cand[ncand++] = 0;
-	if (p->col > 0 && p->col < n)
-		cand[ncand++] = p->col;
-	for (int k = 1; k < n; k++)
-		if (order[k] != p->col)
-			cand[ncand++] = order[k];
-	int used = 1;   /* the selection pointer */
-	for (int k = 0; k < ncand; k++) {
-		int c = cand[k];
-		if (shown[c])
-			continue;
-		int need = col_need(p, c);
-		/* an ordinary text column starts small; an important one asks for all it needs, at most TP_PRIO_TEXTW
-		 * while important numbers wait, else leaving the important ones after it their need, down to its
-		 * preferred width (a long id list never hides a finding's title); spare width goes to it below */
-		int cw = t->col[c].type != COL_TEXT ? need : t->col[c].prio <= 0 ? text_base(p, c, need) : need;
-		bool wait;
-		int room = w - used - prio_need(p, cand + k + 1, ncand - k - 1, &wait);
-		if (t->col[c].type == COL_TEXT && cw > TP_PRIO_TEXTW && wait)
-			cw = TP_PRIO_TEXTW;
-		else if (t->col[c].type == COL_TEXT && t->col[c].prio > 0 && cw > room)
-			cw = room > text_base(p, c, cw) ? room : text_base(p, c, cw);
-		if (used + cw > w) {
-			/* the key column always shows; a text column takes what is left */
-			bool squeeze = t->col[c].type == COL_TEXT && w - used >= TP_MIN_TEXTW;
-			if (c != 0 && !squeeze)
-				continue;
-			cw = w - used;
-		}
-		shown[c] = true;
-		width[c] = cw;
-		used += cw;
-	}
-	/* spare width: to the shown text columns, up to what they need */
-	for (int c = 0; c < n && used < w; c++)
-		if (shown[c] && t->col[c].type == COL_TEXT)
-			grow(width, c, p->need[c] - width[c], &used, w);
-	/* then to clipped headers, so a wide screen shows whole column names */
-	for (int c = 0; c < n && used < w; c++)
-		if (shown[c])
-			grow(width, c, text_width(t->col[c].name) + 2 - width[c], &used, w);
-	p->ncol_shown = 0;
-	int x = x0 + 1;
-	for (int c = 0; c < n; c++) {
-		if (!shown[c])
-			continue;
-		p->col_c[p->ncol_shown] = c;
-		p->col_x[p->ncol_shown++] = x;
-		x += width[c];
-	}
-	p->col_x[p->ncol_shown] = x;
-}
 
 /* A view built in parts (a row per record: steps) opens with its first parts, up to
  * this many rows (whole ranks; the table holds 32 bytes a cell): a huge run's view
@@ -241,7 +99,7 @@ static void *tp_open(struct app *app, const char *arg, char *why, size_t whyn)
 	struct tpane *p = xcalloc(1, sizeof(*p));
 	p->arg = arg ? xstrdup(arg) : NULL;
 	p->t = t;
-	p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+	p->cols.need = xcalloc(t->ncol + 1, sizeof(*p->cols.need));
 	list_resize(&p->lc, t->nview, 0);
 	p->c_rank = table_col_role(t, COL_ROLE_RANK);
 	for (size_t c = 0; c < t->ncol; c++)
@@ -259,7 +117,7 @@ static void tp_close(void *priv)
 {
 	struct tpane *p = priv;
 	table_free(p->t);
-	free(p->need);
+	free(p->cols.need);
 	free(p->arg);
 	free(p->items);
 	free(p->from_open);
@@ -385,8 +243,8 @@ static void draw_row(struct tpane *p, struct app *app, char *const *names, size_
 	bool selected = vi == p->lc.sel;
 	if (selected)
 		draw_text(y, x0, 1, app->g->pointer, ROLE_ACCENT);
-	for (int i = 0; i < p->ncol_shown; i++) {
-		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
+	for (int i = 0; i < p->cols.n; i++) {
+		int c = p->cols.c[i], x = p->cols.x[i], cw = p->cols.x[i + 1] - x;
 		char buf[512];
 		table_display(t, row, c, buf, sizeof(buf));
 		if (names && c == t->group_col) {
@@ -450,9 +308,9 @@ static void tp_draw(void *priv, struct app *app, const struct rect *body)
 	p->lc.rows = top.h - 1;
 	clamp(p);
 	p->y0 = top.y + 1;
-	layout_cols(p, top.x, top.w);
-	for (int i = 0; i < p->ncol_shown; i++) {
-		int c = p->col_c[i], x = p->col_x[i], cw = p->col_x[i + 1] - x;
+	table_cols_layout(&p->cols, t, p->lc.top, p->lc.rows, p->col, top.x, top.w);
+	for (int i = 0; i < p->cols.n; i++) {
+		int c = p->cols.c[i], x = p->cols.x[i], cw = p->cols.x[i + 1] - x;
 		char h[96];
 		const char *ind = c == t->sort_col ? (t->sort_desc ? app->g->desc : app->g->asc) : "";
 		snprintf(h, sizeof(h), "%s%s", t->col[c].name, ind);
@@ -489,22 +347,10 @@ static void sort_toggle(struct tpane *p)
 	select_ref(p, ref);
 }
 
-/* Compare mode has no Steps pane: a rank row opens the rank's row of the comparison
- * heatmap, at its onset in B when known. */
-static unsigned compare_enter(struct tpane *p, struct app *app, size_t row)
-{
-	int c_onset = table_col_role(p->t, COL_ROLE_ONSET);
-	long s = app_find(app, &pane_heatmap, NULL);
-	if (p->c_rank < 0 || !table_cell(p->t, row, p->c_rank)->present || s < 0)
-		return PR_NONE;
-	const struct table_cell *oc = c_onset >= 0 ? table_cell(p->t, row, c_onset) : NULL;
-	struct ui_target tg = { .rank = (int)table_cell(p->t, row, p->c_rank)->num,
-				.step_lo = oc && oc->present ? (long)oc->num : -1, .step_hi = -1, .item = -1 };
-	return app_show(app, (size_t)s, &tg) | PR_HANDLED;
-}
-
-/* Enter: the row's evidence (registry_row_evidence), opened by the one map in app.c;
- * a row with nothing to open says so rather than nothing. */
+/* Enter: the row's evidence, opened by the one map in app.c: registry_row_evidence, in
+ * compare mode (no Steps pane) compare_row_evidence on the pair's heatmap (a rank at its
+ * onset in B, a finding's rank and steps); a row with nothing to open says so rather
+ * than nothing. */
 static unsigned tp_enter(struct tpane *p, struct app *app)
 {
 	if (!p->t->nview) {
@@ -515,9 +361,9 @@ static unsigned tp_enter(struct tpane *p, struct app *app)
 	}
 	unsigned r = PR_NONE;
 	struct evidence ev;
-	if (app->cmp) {
-		r = compare_enter(p, app, p->t->view[p->lc.sel]);
-	} else if (registry_row_evidence(app->run, p->t, p->t->view[p->lc.sel], &ev)) {
+	size_t row = p->t->view[p->lc.sel];
+	if (app->cmp ? app_find(app, &pane_heatmap, NULL) >= 0 && compare_row_evidence(app->cmp, p->t, row, &ev)
+		     : registry_row_evidence(app->run, p->t, row, &ev)) {
 		r = app_open_evidence(app, &ev) | PR_HANDLED;
 		evidence_free(&ev);
 	}
@@ -639,8 +485,8 @@ static bool tp_rebuild(void *priv, struct app *app)
 	int sc = p->t->sort_col >= 0 ? table_col_index(t, p->t->col[p->t->sort_col].name) : -1;
 	table_sort(t, sc, sc >= 0 && p->t->sort_desc);
 	if (t->ncol != p->t->ncol) {   /* widths seen so far belong to the old columns */
-		free(p->need);
-		p->need = xcalloc(t->ncol + 1, sizeof(*p->need));
+		free(p->cols.need);
+		p->cols.need = xcalloc(t->ncol + 1, sizeof(*p->cols.need));
 	}
 	table_free(p->t);
 	p->t = t;
@@ -674,7 +520,7 @@ static void reveal_rank(struct tpane *p, int rank)
 static unsigned tp_select(void *priv, struct app *app, const struct ui_target *tg)
 {
 	struct tpane *p = priv;
-	struct filter_term terms[3];
+	struct filter_term terms[EVIDENCE_TERMS];
 	char shown[APP_LINE];
 	size_t n = tg->ev ? evidence_filter(tg->ev, p->t, terms, shown, sizeof(shown)) : 0;
 	if (tg->drill) {
@@ -860,9 +706,9 @@ static unsigned tp_click(void *priv, struct app *app, int y, int x)
 	if (row == p->lc.sel)
 		return (sel_group_closed(p) ? toggle_group(p, app) : tp_enter(p, app)) | PR_HANDLED;
 	p->lc.sel = row;
-	for (int i = 0; i < p->ncol_shown; i++)
-		if (x >= p->col_x[i] && x < p->col_x[i + 1])
-			p->col = p->col_c[i];
+	for (int i = 0; i < p->cols.n; i++)
+		if (x >= p->cols.x[i] && x < p->cols.x[i + 1])
+			p->col = p->cols.c[i];
 	clamp(p);
 	return PR_HANDLED;
 }

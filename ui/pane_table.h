@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pane_table.h: the parts of the table pane (pane_table.c) kept in files of their own:
  * its `i` legend (pane_table_legend.c); what it and its `e` (app_export.c) say of a view
- * held in part and of a pane with no row (pane_table_parts.c). Not for other panes. */
+ * held in part and of a pane with no row (pane_table_parts.c); which columns a frame
+ * shows (pane_table_layout.c). Not for other panes. */
 #ifndef UI_PANE_TABLE_H
 #define UI_PANE_TABLE_H
 
@@ -13,6 +14,26 @@
  * view, each column's meaning, the glossary terms its columns use. cmp: compare mode
  * (an onset column is B's). */
 void table_pane_legend(const struct table *t, const char *view, bool cmp, struct legend *l);
+
+enum { TABLE_COLS_MAX = 64 };   /* the most columns a frame shows */
+
+/* The columns of a table pane's frame: c[i] drawn at screen x[i], x[n] their end. */
+struct table_cols {
+	int x[TABLE_COLS_MAX + 1];
+	int c[TABLE_COLS_MAX];
+	int n;
+	int *need;   /* per column of the table: the widest value seen (owned by the pane) */
+};
+
+/* The columns of a frame of t in w columns from x0 (x0 itself: the selection pointer),
+ * its view rows [top, top + rows) on screen, the column cursor at cursor: the key (first)
+ * column always, then the cursor's, then the others by importance (table_col.prio)
+ * while they fit, drawn in table order; a number is never cut, a text column starts
+ * bounded (a long hostname at 24 columns while the important numbers need the room, the
+ * key column whole up to 24) and takes the spare width. Widths seen grow tc->need
+ * (t->ncol of them), so scrolling does not shift columns. Fills tc->x, tc->c, tc->n. */
+void table_cols_layout(struct table_cols *tc, const struct table *t, size_t top, int rows, int cursor, int x0,
+		       int w);
 
 struct app;
 /* For t held in part (t->partial: the first ranks' rows of the steps view), what an

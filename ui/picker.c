@@ -2,8 +2,8 @@
 /* picker.c: the run picker for a folder of runs (ui_pick_run in ui.h). A plain list:
  * the same movement keys as every list (action table), Enter opens, q or Q quits; Esc and
  * Backspace do nothing, as at the top of a run; q at the top of a run opened from here
- * comes back to it (ui_run's UI_BACK). Ctrl-Z and fg, or a read a signal interrupted,
- * leave it up and redrawn; SIGINT, SIGTERM or SIGHUP end it. */
+ * comes back to it (ui_run's UI_BACK). C-l repaints the whole screen. Ctrl-Z and fg, or a
+ * read a signal interrupted, leave it up and redrawn; SIGINT, SIGTERM or SIGHUP end it. */
 #include <langinfo.h>
 #include <stdlib.h>
 #include "model/text.h"
@@ -53,7 +53,9 @@ int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel,
 		if (key == ERR)   /* a read a signal interrupted (fg, SIGCHLD): draw and read again */
 			continue;
 		enum action a = keymap_lookup(key);
-		if (list_key(&lc, a))
+		if (a == ACT_REDRAW)   /* the next draw repaints every cell */
+			clearok(curscr, TRUE);
+		if (a == ACT_REDRAW || list_key(&lc, a))
 			continue;
 		if (a == ACT_ENTER)
 			rc = (int)lc.sel;

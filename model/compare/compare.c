@@ -2,9 +2,10 @@
 /* compare.c: the run pair (see compare.h): pairing of PATH arguments, opening both
  * runs, what the ranks are compared by (compare_series, compare_side_series: compute, a
  * trace set's compute kernels, or step time and why, with the reason a side's compute
- * cannot be weighed; the per-rank deltas are ranks.c's), the verdict (over the ranks
- * loaded when --ranks left some out: compare_subset; the steps a rank has no value at
- * named with the cause) and the workload that differs
+ * cannot be weighed over the ranks both have step records of; the per-rank deltas are
+ * ranks.c's), the verdict (over the ranks loaded when --ranks left some out:
+ * compare_subset; the steps a rank has no value at named with the cause, steps of one
+ * side in the stretches they form) and the workload that differs
  * (run.json keys, a sweep's workload, a trace's GPU and world_size: not like for like),
  * and the Overview lines of the pair (compare_summary: a verdict or scope too long for a
  * summary line goes on over several; the count of findings of each status, which
@@ -168,14 +169,56 @@ static void unweighable_why(const char *ya, const char *yb, char *buf, size_t n)
 		snprintf(buf, n, "%s's compute cannot be weighed (%s)", ya ? "A" : "B", ya ? ya : yb);
 }
 
+size_t compare_ranks_recorded(const struct steps_model *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < steps_nranks(m); i++)
+		k += steps_nrecords(m, i) > 0;
+	return k;
+}
+
+/* Each side has several ranks with step records (one without is as absent). */
+static bool several_ranks(const struct compare *c)
+{
+	return compare_ranks_recorded(c->a->steps) > 1 && compare_ranks_recorded(c->b->steps) > 1;
+}
+
+/* Per rank index of side m, whether the other side too has step records of its rank id
+ * and it has some (the ranks compared, whose compute alone is weighed): malloc'd, or NULL
+ * when that is every rank of m. */
+static bool *ranks_compared(const struct steps_model *m, const struct steps_model *other)
+{
+	size_t N = steps_nranks(m), k = 0;
+	bool *use = xmalloc(N ? N : 1);
+	for (size_t i = 0; i < N; i++) {
+		long j = steps_rank_index(other, steps_rank_id(m, i));
+		use[i] = steps_nrecords(m, i) && j >= 0 && steps_nrecords(other, (size_t)j);
+		k += use[i];
+	}
+	if (k < N)
+		return use;
+	free(use);
+	return NULL;
+}
+
+/* Why side's compute (run, its model and the other's: ranks_compared) cannot be weighed,
+ * NULL when it can (analysis_compute_unweighable_grid). */
+static const char *side_unweighable(struct run *run, const struct steps_model *other, char *buf, size_t n)
+{
+	bool *use = ranks_compared(run->steps, other);
+	const char *why = analysis_compute_unweighable_grid(run, use, buf, n);
+	free(use);
+	return why;
+}
+
 int compare_series(struct compare *c, const char **why)
 {
 	struct cmp_memo *m = c->memo;
 	if (!m->series_done) {   /* once: the test reads every cell of both compute heatmaps */
-		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
+		bool several = several_ranks(c);
 		char wa[160], wb[160];   /* the heatmap's test: no distributed analysis for the B - A heatmap */
-		const char *ya = several ? analysis_compute_unweighable_grid(c->a, wa, sizeof(wa)) : NULL;
-		const char *yb = several ? analysis_compute_unweighable_grid(c->b, wb, sizeof(wb)) : NULL;
+		const char *ya = several ? side_unweighable(c->a, c->b->steps, wa, sizeof(wa)) : NULL;
+		const char *yb = several ? side_unweighable(c->b, c->a->steps, wb, sizeof(wb)) : NULL;
 		m->step_time_why[0] = '\0';
 		if (ya || yb)
 			unweighable_why(ya, yb, m->step_time_why, sizeof(m->step_time_why));
@@ -194,7 +237,7 @@ int compare_side_series(struct compare *c, int side)
 	struct cmp_memo *m = c->memo;
 	int series = compare_series(c, NULL);
 	if (!m->side_series_done) {
-		bool several = steps_nranks(c->a->steps) > 1 && steps_nranks(c->b->steps) > 1;
+		bool several = several_ranks(c);
 		bool traces = trace_steps_only(c->a) && trace_steps_only(c->b) && (series == HEAT_COMPUTE || !several);
 		m->side_series[0] = traces ? steps_metric_find(c->a->steps, METRIC_PHASE, "compute") : -1;
 		m->side_series[1] = traces ? steps_metric_find(c->b->steps, METRIC_PHASE, "compute") : -1;
@@ -216,16 +259,35 @@ static const struct cmp_rank *first_improved(const struct cmp_ranks *r)
 }
 
 
-/* Appends "steps 100-199 (100 only in A)", or "step 2 (only in B)", for a span of steps
- * one side has. */
+/* Appends the step numbers of s: "step 7", "steps 100-199", "steps 0-19, 40-59" (its
+ * stretches: never a range over steps it lacks), or, with more stretches than it keeps,
+ * "steps in 0-300". */
+static void span_steps(char *buf, size_t n, const struct cmp_span *s)
+{
+	if (s->nruns > CMP_SPAN_RUNS) {
+		text_appendf(buf, n, "steps in %ld-%ld", s->lo, s->hi);
+		return;
+	}
+	text_appendf(buf, n, "step%s ", s->n == 1 ? "" : "s");
+	for (size_t i = 0; i < s->nruns; i++) {
+		text_appendf(buf, n, "%s%ld", i ? ", " : "", s->run[i].lo);
+		if (s->run[i].hi != s->run[i].lo)
+			text_appendf(buf, n, "-%ld", s->run[i].hi);
+	}
+}
+
+/* Appends "steps 100-199 (100 only in A)", or "step 2 (only in B)", for the steps of a
+ * rank one side has. */
 static void span_clause(char *buf, size_t n, const struct cmp_span *s, const char *side)
 {
 	if (!s->n)
 		return;
-	if (s->lo == s->hi)
-		text_appendf(buf, n, "%sstep %ld (only in %s)", *buf ? ", " : "", s->lo, side);
+	text_appendf(buf, n, "%s", *buf ? ", " : "");
+	span_steps(buf, n, s);
+	if (s->n == 1)
+		text_appendf(buf, n, " (only in %s)", side);
 	else
-		text_appendf(buf, n, "%ssteps %ld-%ld (%zu only in %s)", *buf ? ", " : "", s->lo, s->hi, s->n, side);
+		text_appendf(buf, n, " (%zu only in %s)", s->n, side);
 }
 
 /* Appends "step 10 (no value in B: a NaN forward phase value)", or "steps 10-12 (3 with
@@ -235,11 +297,12 @@ static void novalue_clause(char *buf, size_t n, const struct cmp_span *s, const 
 {
 	if (!s->n)
 		return;
-	if (s->lo == s->hi)
-		text_appendf(buf, n, "%sstep %ld (no value in %s: %s)", *buf ? ", " : "", s->lo, side, why);
+	text_appendf(buf, n, "%s", *buf ? ", " : "");
+	span_steps(buf, n, s);
+	if (s->n == 1)
+		text_appendf(buf, n, " (no value in %s: %s)", side, why);
 	else
-		text_appendf(buf, n, "%ssteps %ld-%ld (%zu with no value in %s, the first: %s)", *buf ? ", " : "",
-			     s->lo, s->hi, s->n, side, why);
+		text_appendf(buf, n, " (%zu with no value in %s, the first: %s)", s->n, side, why);
 }
 
 /* What of rank entry r was not compared (or not judged), "" when all of it was. */
@@ -278,7 +341,7 @@ void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n)
 	buf[0] = '\0';
 	size_t groups = 0, more = 0;
 	for (size_t i = 0; i < r->n;) {
-		char what[400], next[400];
+		char what[800], next[800];
 		left_clause(r, &r->v[i], what, sizeof(what));
 		size_t j = i + 1; /* ranks i..j-1: consecutive ids, the same clause */
 		for (; j < r->n && r->v[j].rank == r->v[j - 1].rank + 1; j++) {

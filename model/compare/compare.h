@@ -10,7 +10,8 @@
  *   - per-rank deltas over the common part: ranks matched by rank id, each rank compared
  *     over the step numbers it has in both runs (not only the steps every rank has);
  *     different world sizes or step ranges are stated, and what was left out (ranks of
- *     one run only, a rank's steps in one run only) is named;
+ *     one run only, or without step records, which count as absent; a rank's steps in one
+ *     run only, as the stretches they form) is named;
  *   - the noise-aware regression test (below) and the verdict sentence;
  *   - findings that appeared in B, were resolved, persist, or could not be judged on the
  *     side that lacks them (the rule had nothing to judge there: not new nor resolved),
@@ -20,8 +21,8 @@
  * REGRESSION TEST. For a rank present in both runs, d_s = compute_B(s) - compute_A(s)
  * over the common steps s (compute as in the distributed analysis: pytscope's
  * COMPUTE_PHASES; for two trace sets the GPU time in compute kernels; the step time for a
- * single-rank run, a run whose compute cannot be weighed, or a run with a phase compute
- * leaves out: compare_series). With n values, mean m and spread
+ * single-rank run, a run whose compute cannot be weighed over the ranks compared, or a run
+ * with a phase compute leaves out: compare_series). With n values, mean m and spread
  * sigma = 1.4826 * MAD(d) (the robust standard deviation of the paired differences,
  * i.e. the run-to-run noise of that rank's steps), the rank REGRESSED when
  *     m > 3 * sigma / sqrt(n)   and   m > 1% of its mean compute in A,
@@ -147,10 +148,16 @@ size_t compare_trace_env(const struct compare *c, struct cmp_env out[CMP_TRACE_E
 
 /* ---- per-rank deltas -------------------------------------------------------------- */
 
-/* Step numbers of one rank that one run has and the other lacks: count and range. */
+/* Step numbers of one rank that one run has and the other lacks (or has with no value):
+ * count, range, and the stretches of consecutive step numbers they form, ascending, when
+ * there are at most CMP_SPAN_RUNS of them (nruns > CMP_SPAN_RUNS: more, not kept), so
+ * that steps 0-19 and 40-59 are never said as 0-59. */
+enum { CMP_SPAN_RUNS = 4 };
 struct cmp_span {
 	size_t n;
 	long lo, hi;              /* present when n > 0 */
+	size_t nruns;
+	struct { long lo, hi; } run[CMP_SPAN_RUNS];
 };
 
 struct cmp_rank {
@@ -163,11 +170,13 @@ struct cmp_rank {
 	char novalue_why_a[64], novalue_why_b[64]; /* why at the first of them ("a NaN forward
 	                          * phase value", "no compute phase value"; sanitized) */
 	double a_ms, b_ms;        /* mean compute per common step (ms), present when n > 0 */
-	double a_lost_s, b_lost_s; /* time lost at the barrier over the common steps */
-	bool has_lost;            /* both runs have a distributed analysis and every rank of
-	                           * both was compared over the same steps, this one measuring
-	                           * time on both sides (when a rank did not, the others' time
-	                           * lost is over the ranks that did, on both sides) */
+	double a_lost_s, b_lost_s; /* time lost at the barrier: the distributed analyses' when
+	                           * every rank of both runs was compared, measuring time, over
+	                           * the same steps; else the wait for it of the other ranks of
+	                           * the step wall alone (the compared ranks measuring time on
+	                           * both sides) over the wall's steps, on each side */
+	bool has_lost;            /* this rank is in the step wall and the pair has a time lost
+	                           * (cmp_ranks.no_lost "") */
 	double delta_ms, noise_ms; /* mean of d (ms) and its test threshold 3 sigma / sqrt(n) */
 	bool regressed, improved;
 	bool judged;              /* the noise test ran: n >= CMP_MIN_STEPS and both runs
@@ -202,6 +211,10 @@ struct cmp_ranks {
 	bool judged;              /* ncommon >= CMP_MIN_STEPS, no side unmeasured and no phase
 	                           * on one side only (one_side): the regression test ran */
 	bool by_step_time;        /* the ranks' series is their step time, not compute */
+	char no_lost[160];        /* why no rank has a time lost ("the ranks are compared by step
+	                           * time and time lost is read off the compute", "fewer than 2
+	                           * ranks compared measure time on both sides", one_side's
+	                           * text), "" when the ranks of the wall have one */
 	const char *step_time_why; /* why ranks of several ranks are compared by step time, not
 	                           * compute ("no compute to weigh in B", "compute leaves out
 	                           * phases fwd, bwd of A and B": compare_series); NULL */
@@ -220,6 +233,10 @@ bool compare_has_ranks(const struct compare *c);
 /* Regression size of ranks entry i (seconds: the increase in time lost, or of compute
  * over the common steps when there is no time lost), the sort key of `order`. */
 double compare_regression_s(const struct cmp_rank *r);
+/* What `order` sorts the regressed ranks by, as "by increase in time lost", "by increase
+ * in compute over the common steps" or "by increase in step time over the common steps"
+ * (the ranks have no time lost: cmp_ranks.no_lost). */
+const char *compare_regression_by(const struct cmp_ranks *r);
 
 /* Room for the whole of compare_verdict() and compare_scope() (several summary lines). */
 enum { CMP_TEXT_MAX = 2048 };
@@ -274,7 +291,9 @@ bool compare_unlike(struct compare *c);
  * workloads differ (unlike: compare_unlike). */
 const char *compare_change_word(bool regressed, bool unlike);
 /* What the comparison left out, as "rank 3 (no step records in B), ranks 4-7 (only in
- * B), rank 2 steps 100-199 (100 only in A)" ("" when nothing). */
+ * B), rank 2 steps 100-199 (100 only in A)", steps of one side in stretches ("ranks 0-3
+ * steps 0-19, 40-59 (40 only in A)"; past CMP_SPAN_RUNS of them "steps in 0-300 (41 only
+ * in A)") ("" when nothing). */
 void compare_left_out(const struct cmp_ranks *r, char *buf, size_t n);
 /* Compare mode's Overview lines, s emptied first: the verdict, A and B, the scope, what
  * --warmup leaves as it is (compare_warmup_scope), the step wall of both runs, the
@@ -348,7 +367,11 @@ struct cmp_unjudged {
 	bool in_a, in_b;          /* the sides that could not judge it */
 };
 /* Those items of A, each with B's item of the same ids, part and text when B has it
- * (in_a and in_b), then B's own; *n; malloc'd (compare_unjudged_free), NULL when none. */
+ * (in_a and in_b), then B's own; an item is the other side's too when that side has no
+ * records of the item's family (its rules' family: a side without step records judged no
+ * memory either). First, when a side has no record at all (findings_unjudged), an item of
+ * its own, "every rule (no step record, trace event or other record)", ids "". *n;
+ * malloc'd (compare_unjudged_free), NULL when none. */
 struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n);
 void compare_unjudged_free(struct cmp_unjudged *v, size_t n);
 /* "not judged in A and B", "not judged in A", "not judged in B" */

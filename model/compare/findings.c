@@ -72,7 +72,11 @@
  * no finding of the other side are listed, one item of both sides (the same ids, part
  * and text) once as not judged in A and B ("memory (no memory recorded by rank 0)"),
  * items whose texts differ once per side. An item that stands for a finding of the other
- * side is that finding's status already ("not judged in B (no memory recorded)"). */
+ * side is that finding's status already ("not judged in B (no memory recorded)"). A side
+ * with no records of an item's family (its rules', as not_judged_by says "no step
+ * records") could not judge it either: not judged in A and B. A side with no record at
+ * all judged no rule: a row of its own says so ("every rule (...)"), never "every rule
+ * judged both". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -774,17 +778,35 @@ static struct cmp_unjudged unjudged_of(const struct not_judged_item *it, bool in
 	return (struct cmp_unjudged){ xstrdup(it->text), xstrdup(it->ids), in_a, in_b };
 }
 
+/* Run has no records of the family of item it's rules (its first id's, registry_rule), so
+ * it could not judge them either (not_judged_by: "no step records"); an item of no rule's
+ * id: run has no record at all. */
+static bool family_absent(const struct not_judged_item *it, const struct run *run)
+{
+	char id[64];
+	snprintf(id, sizeof(id), "%.*s", (int)strcspn(it->ids, " "), it->ids);
+	const struct subsystem *sub = NULL;
+	if (!registry_rule(id, &sub) || !sub)
+		return findings_unjudged(run) != NULL;
+	bool (*has)(const struct run *) = sub->has_records ? sub->has_records : sub->has_data;
+	return has && !has(run);
+}
+
 struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n)
 {
 	struct not_judged na = { 0 }, nb = { 0 };
 	findings_not_judged_list(c->a, &na);
 	findings_not_judged_list(c->b, &nb);
 	const struct finding_list *fa = run_findings(c->a), *fb = run_findings(c->b);
-	struct cmp_unjudged *v = xcalloc(na.n + nb.n + 1, sizeof(*v));
+	struct cmp_unjudged *v = xcalloc(na.n + nb.n + 2, sizeof(*v));
 	bool *done_b = xcalloc(nb.n + 1, 1); /* B's item listed with A's, or standing for a finding of A */
 	for (size_t j = 0; j < nb.n; j++)
 		done_b[j] = stands_for_one(c, 0, &nb.v[j], fa);
 	size_t k = 0;
+	bool none_a = findings_unjudged(c->a) != NULL, none_b = findings_unjudged(c->b) != NULL;
+	if (none_a || none_b) /* its not-judged list is empty: nothing judged */
+		v[k++] = (struct cmp_unjudged){ xstrdup("every rule (no step record, trace event or other record)"),
+						 xstrdup(""), none_a, none_b };
 	for (size_t i = 0; i < na.n; i++) {
 		if (stands_for_one(c, 1, &na.v[i], fb))
 			continue;
@@ -793,11 +815,11 @@ struct cmp_unjudged *compare_unjudged(struct compare *c, size_t *n)
 			j++;
 		if (j < nb.n)
 			done_b[j] = true;
-		v[k++] = unjudged_of(&na.v[i], true, j < nb.n);
+		v[k++] = unjudged_of(&na.v[i], true, j < nb.n || family_absent(&na.v[i], c->b));
 	}
 	for (size_t j = 0; j < nb.n; j++)
 		if (!done_b[j])
-			v[k++] = unjudged_of(&nb.v[j], false, true);
+			v[k++] = unjudged_of(&nb.v[j], family_absent(&nb.v[j], c->a), true);
 	free(done_b);
 	findings_not_judged_free(&na);
 	findings_not_judged_free(&nb);

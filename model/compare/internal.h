@@ -32,9 +32,13 @@ struct steps_model;
 size_t compare_common_steps(const struct steps_model *ma, const struct steps_model *mb, size_t **ka,
 			    size_t **kb);
 
+/* compare.c: the ranks of m with step records (a rank without is left out of the
+ * comparison as one of the other run only would be). */
+size_t compare_ranks_recorded(const struct steps_model *m);
 /* compare.c: the per-rank series A and B are compared by (once per comparison): compute
- * (HEAT_COMPUTE) when both have several ranks and a compute to weigh
- * (analysis_compute_unweighable_grid: a compute phase, not 0 everywhere, no value that is
+ * (HEAT_COMPUTE) when both have several ranks with step records and a compute to weigh
+ * (analysis_compute_unweighable_grid over the ranks both have step records of, the ones
+ * compared: a compute phase, not 0 everywhere, no value that is
  * not a duration, ...) that leaves out no phase of theirs (a phase name outside pytscope's
  * COMPUTE_PHASES and comm: compute would not see a rank slower there); else each rank's
  * step time (HEAT_STEP_TIME), and *why (may be NULL) says why for runs of several ranks,

@@ -5,11 +5,13 @@
  * every rank has; each step's record as the run aligns it, internal.h NATIVE ALIGNMENT),
  * the steps with no value on a side and why (a NaN phase value, no phase recorded), the
  * noise-aware regression test and its onset in B, the per-step wall over the common
- * ranks (or why there is none; a rank with no value at a step leaves that step out), a
- * side or a rank that measured no time (not judged, out of the wall and of the time lost:
- * the others' time lost is then over the ranks that measured some), a side that stopped
- * recording a phase the other records (nothing judged: compare_phases_one_side), and what
- * the comparison left out. */
+ * ranks (or why there is none; a rank with no value at a step leaves that step out; a
+ * rank without step records counts as absent), the time lost of the ranks of that wall
+ * among themselves over its steps (or why there is none), a
+ * side or a rank that measured no time (not judged, out of the wall and of the time lost),
+ * a side that stopped recording a phase the other records (nothing judged:
+ * compare_phases_one_side), and what the comparison left out (the stretches of steps of
+ * one side only, never a range over steps it lacks). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -220,6 +222,34 @@ static bool record_taken(const struct side *s, size_t ri, size_t pos, long *step
 	return side_find(s, ri, *step, &last) && last == pos;
 }
 
+/* Step number `step` into the stretches of s (cmp_span): it joins the stretch it touches
+ * (both, merging them), else starts one; past CMP_SPAN_RUNS of them none is kept. */
+static void span_runs_add(struct cmp_span *s, long step)
+{
+	size_t i = s->nruns;
+	if (i > CMP_SPAN_RUNS)
+		return;
+	while (i > 0 && s->run[i - 1].lo > step) /* appends, the usual case, scan nothing */
+		i--;
+	if (i > 0 && s->run[i - 1].hi >= step) /* a step number counted before */
+		return;
+	bool left = i > 0 && step > LONG_MIN && s->run[i - 1].hi == step - 1;
+	bool right = i < s->nruns && step < LONG_MAX && s->run[i].lo == step + 1;
+	if (left && right) {
+		s->run[i - 1].hi = s->run[i].hi;
+		memmove(&s->run[i], &s->run[i + 1], (--s->nruns - i) * sizeof(s->run[0]));
+	} else if (left) {
+		s->run[i - 1].hi = step;
+	} else if (right) {
+		s->run[i].lo = step;
+	} else if (s->nruns == CMP_SPAN_RUNS) {
+		s->nruns++;
+	} else {
+		memmove(&s->run[i + 1], &s->run[i], (s->nruns++ - i) * sizeof(s->run[0]));
+		s->run[i].lo = s->run[i].hi = step;
+	}
+}
+
 static void span_add(struct cmp_span *s, long step)
 {
 	if (!s->n || step < s->lo)
@@ -227,6 +257,7 @@ static void span_add(struct cmp_span *s, long step)
 	if (!s->n || step > s->hi)
 		s->hi = step;
 	s->n++;
+	span_runs_add(s, step);
 }
 
 /* Why record pos of rank index ri has no value the ranks are compared by, into buf: a
@@ -384,6 +415,14 @@ double compare_regression_s(const struct cmp_rank *r)
 	return r->delta_ms / 1e3 * (double)r->n;
 }
 
+const char *compare_regression_by(const struct cmp_ranks *r)
+{
+	if (!r->no_lost[0])
+		return "by increase in time lost";
+	return r->by_step_time ? "by increase in step time over the common steps"
+			       : "by increase in compute over the common steps";
+}
+
 static int cmp_regression(const void *x, const void *y, void *base)
 {
 	const struct cmp_rank *v = base;
@@ -477,8 +516,10 @@ static void wall_delta(struct cmp_ranks *out, struct run *a, struct run *b, cons
 		       const size_t *cra, const struct side *sb, const size_t *crb, size_t ncr,
 		       const struct aligned *al, struct rank_work *w)
 {
-	bool single = out->a_ranks == 1 && out->b_ranks == 1;
-	if (!ncr || (!single && (out->a_ranks < 2 || out->b_ranks < 2))) {
+	/* a rank without step records is as absent */
+	size_t ka = compare_ranks_recorded(sa->m), kb = compare_ranks_recorded(sb->m);
+	bool single = ka == 1 && kb == 1;
+	if (!ncr || (!single && (ka < 2 || kb < 2))) {
 		snprintf(out->no_wall, sizeof(out->no_wall), "%s", ncr ? "one side has a single rank"
 			 : "no rank compared");
 		return;
@@ -539,36 +580,6 @@ static void side_span(const struct steps_model *m, size_t *n, long *lo, long *hi
 	}
 }
 
-/* The time lost (analysis.h's TIME LOST) of each of the ranks ri[0, n) of side s (indexes
- * in s->m) over its aligned steps k[0, nk), among these ranks alone, into lost[0, n): the
- * compared ranks but those that measured no time, whose zeros are no compute the others
- * waited for. A step where one of them has no value is left out. */
-static void lost_among(const struct side *s, const size_t *ri, size_t n, const size_t *k, size_t nk, double *lost)
-{
-	double *v = xmalloc((n + 1) * sizeof(*v));
-	memset(lost, 0, n * sizeof(*lost));
-	for (size_t j = 0; j < nk; j++) {
-		long step = steps_aligned_step(s->m, k[j]);
-		double top = -INFINITY, sum = 0;
-		size_t i = 0, tied = 0, pos;
-		for (; i < n && side_find(s, ri[i], step, &pos); i++) {
-			v[i] = record_exact(s, ri[i], pos);
-			if (isnan(v[i]))
-				break;
-			top = v[i] > top ? v[i] : top;
-			sum += v[i];
-		}
-		if (i < n)
-			continue;
-		for (i = 0; i < n; i++)
-			tied += v[i] == top;
-		double waited = ((double)n * top - sum) / (double)(n - 1) / (double)tied;
-		for (i = 0; i < n; i++)
-			lost[i] += v[i] == top ? waited : 0;
-	}
-	free(v);
-}
-
 /* The ranks of the step wall (wall_ranks): their indexes in A and B and entries in
  * cmp_ranks.v, n of them. */
 struct wall_set {
@@ -576,31 +587,86 @@ struct wall_set {
 	size_t n;
 };
 
-/* Time lost at the barrier, A and B, of every rank, when each rank was compared by compute
- * over exactly the steps every rank of both runs has (the distributed analyses' steps):
- * the analyses' own; when a rank measured no time on a side, over the ranks of the wall
- * alone on both sides (lost_among), none for that rank; none when a side measured none. */
+/* The values of the ranks ri[0, n) of side s at step (record_exact) into v; false when one
+ * has none there. */
+static bool ranks_at(const struct side *s, const size_t *ri, size_t n, long step, double *v)
+{
+	size_t pos;
+	for (size_t i = 0; i < n; i++)
+		if (!side_find(s, ri[i], step, &pos) || isnan(v[i] = record_exact(s, ri[i], pos)))
+			return false;
+	return true;
+}
+
+/* The wait of one step for the slowest of the n ranks' values v (analysis.h's TIME LOST:
+ * the others' mean wait, ranks tied at the max sharing it) added to their lost[]. */
+static void lost_add(const double *v, size_t n, double *lost)
+{
+	double top = -INFINITY, sum = 0;
+	size_t tied = 0;
+	for (size_t i = 0; i < n; i++) {
+		top = v[i] > top ? v[i] : top;
+		sum += v[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		tied += v[i] == top;
+	double waited = ((double)n * top - sum) / (double)(n - 1) / (double)tied;
+	for (size_t i = 0; i < n; i++)
+		lost[i] += v[i] == top ? waited : 0;
+}
+
+/* The time lost of each rank of the wall ws among those ranks alone, A's into la[ws->n] and
+ * B's into lb, over the steps each of them has a value at in both runs (the step wall's):
+ * ranks of one run only or that measured no time are no compute the others waited for. */
+static void lost_among(const struct side *sa, const struct side *sb, const struct wall_set *ws, double *la,
+		       double *lb)
+{
+	size_t n = ws->n;
+	double *v = xmalloc(2 * (n + 1) * sizeof(*v)), *w = v + n + 1;
+	memset(la, 0, n * sizeof(*la));
+	memset(lb, 0, n * sizeof(*lb));
+	long step;
+	for (size_t p = 0; p < steps_nrecords(sa->m, ws->a[0]); p++)
+		if (record_taken(sa, ws->a[0], p, &step) && ranks_at(sa, ws->a, n, step, v) &&
+		    ranks_at(sb, ws->b, n, step, w)) {
+			lost_add(v, n, la);
+			lost_add(w, n, lb);
+		}
+	free(v);
+}
+
+/* Time lost at the barrier, A and B, of each rank of the wall (ws: the compared ranks that
+ * measured time on both sides): the distributed analyses' own when every rank of both
+ * runs was compared, measuring time, over the same steps in both; else among the ranks of
+ * the wall over the steps of the wall (lost_among). None, why in out->no_lost, when the
+ * ranks are compared by step time (time lost is read off the compute), a side measured no
+ * time, or fewer than 2 ranks are in the wall. */
 static void ranks_lost(struct cmp_ranks *out, struct run *a, struct run *b, const struct side *sa,
 		       const struct side *sb, const struct wall_set *ws)
 {
-	const struct distributed *da = analysis_distributed(a), *db = analysis_distributed(b);
-	if (!da || !db || sa->series != HEAT_COMPUTE || out->nleft || out->ncommon_ranks != out->n ||
-	    out->unmeasured || ws->n < 2)
+	const char *why = sa->series != HEAT_COMPUTE ? "the ranks are compared by step time and time lost is read "
+							"off the compute"
+			: out->unmeasured ? "no time measured"
+			: ws->n < 2 ? "fewer than 2 ranks compared measure time on both sides" : NULL;
+	if (why) {
+		snprintf(out->no_lost, sizeof(out->no_lost), "%s", why);
 		return;
-	size_t *ka, *kb;
-	size_t nc = compare_common_steps(a->steps, b->steps, &ka, &kb);
-	const struct heat_grid *ga = analysis_heatmap(a, sa->series), *gb = analysis_heatmap(b, sa->series);
-	double *la = xmalloc((ws->n + 1) * sizeof(*la)), *lb = xmalloc((ws->n + 1) * sizeof(*lb));
-	if (out->nunmeasured) {
-		lost_among(sa, ws->a, ws->n, ka, nc, la);
-		lost_among(sb, ws->b, ws->n, kb, nc, lb);
 	}
-	for (size_t i = 0; i < ws->n && ga && gb; i++) {
+	bool whole = !out->nleft && out->ncommon_ranks == out->n && !out->nunmeasured;
+	const struct distributed *da = whole ? analysis_distributed(a) : NULL;
+	const struct distributed *db = whole ? analysis_distributed(b) : NULL;
+	const struct heat_grid *ga = analysis_heatmap(a, sa->series), *gb = analysis_heatmap(b, sa->series);
+	whole = da && db && ga && gb;
+	size_t *ka = NULL, *kb = NULL, nc = whole ? compare_common_steps(a->steps, b->steps, &ka, &kb) : 0;
+	double *la = xmalloc((ws->n + 1) * sizeof(*la)), *lb = xmalloc((ws->n + 1) * sizeof(*lb));
+	if (!whole)
+		lost_among(sa, sb, ws, la, lb);
+	for (size_t i = 0; i < ws->n; i++) {
 		struct cmp_rank *r = &out->v[ws->v[i]];
 		size_t ria = ws->a[i], rib = ws->b[i];
 		r->has_lost = true;
-		r->a_lost_s = out->nunmeasured ? la[i] : lost_over(da, ria, heat_row(ga, ria), ka, nc);
-		r->b_lost_s = out->nunmeasured ? lb[i] : lost_over(db, rib, heat_row(gb, rib), kb, nc);
+		r->a_lost_s = whole ? lost_over(da, ria, heat_row(ga, ria), ka, nc) : la[i];
+		r->b_lost_s = whole ? lost_over(db, rib, heat_row(gb, rib), kb, nc) : lb[i];
 	}
 	free(la);
 	free(lb);
@@ -768,6 +834,7 @@ static struct cmp_ranks *ranks_compute(struct compare *c)
 		ranks_unmeasured(out, "A or B");
 	if (out->one_side[0]) { /* each side's times add up other phases: no wall nor time lost to set side by side */
 		snprintf(out->no_wall, sizeof(out->no_wall), "%s", out->one_side);
+		snprintf(out->no_lost, sizeof(out->no_lost), "%s", out->one_side);
 	} else {
 		ranks_lost(out, a, b, &sa, &sb, &ws);
 		qsort_r(out->order, out->nregressed, sizeof(*out->order), cmp_regression, out->v);

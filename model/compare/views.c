@@ -9,8 +9,9 @@
  * note), kernel deltas of two trace sets (HTA's trace diff: kernels only in A or only in
  * B too, the other side's cells and the deltas empty; the largest change in total time
  * first, an increase or a decrease; per profiler step when the sides count other numbers
- * of them; not judged when the sides count other scopes, or no one step count a side), and the
- * registry of the pair's views and tabs; sweep levels and a sweep pair's verdict are
+ * of them; not judged when the sides count other scopes, or no one step count a side), the
+ * registry of the pair's views and tabs (a tab shown when its view has something for the pair),
+ * and what Enter on a row opens (compare_row_evidence); sweep levels and a sweep pair's verdict are
  * sweep.c's, DASF functions dasf.c's. Built from the compare analyses and from each run's
  * own views, joined here. */
 #include "model/compare/views.h"
@@ -84,9 +85,15 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 		return no_data(err, errn, "a side has no step records");
 	char workload[512];
 	compare_workload_diff(c, workload, sizeof(workload));
-	/* the column names stay (a schema kept); basis and the title say what they hold */
-	struct table *t = table_new("diff_ranks", r->by_step_time ? "Ranks by step time, A vs B (regressed first)"
-				    : "Ranks by compute, A vs B (regressed first)");
+	/* the column names stay (a schema kept); basis and the title say what they hold, the
+	 * title and (by compute: not what basis says) the note why time lost is empty */
+	char *lost = r->no_lost[0] ? xasprintf("time lost n/a: %s", r->no_lost) : NULL;
+	char *title = xasprintf("Ranks by %s, A vs B (regressed first%s%s)", r->by_step_time ? "step time" : "compute",
+				lost ? "; " : "", lost ? lost : "");
+	struct table *t = table_new("diff_ranks", title);
+	table_set_note(t, r->by_step_time ? NULL : lost);
+	free(title);
+	free(lost);
 	int c_rank = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c_rank, COL_ROLE_RANK);
 	int c_chg = table_add_col(t, "change", COL_TEXT, 10, 0);
@@ -108,6 +115,12 @@ static struct table *build_diff_ranks(struct compare *c, char *err, size_t errn)
 	table_col_doc(t, c_dm, "B - A of that mean, empty for a rank with no time measured on a side (or a side "
 				"with none on any rank), or when a side records a phase the other does not; ");
 	table_col_doc(t, c_basis, "compute (pytscope's compute phases) or step_time: what the ranks are compared by; ");
+	static const char lost_doc[] = "seconds the other ranks of the step wall waited for this rank over the wall's "
+				       "steps, A's, B's and B - A; empty by step time, for a rank out of the wall "
+				       "(one run only, no time measured), or as the title says (time lost n/a); ";
+	table_col_doc(t, c_al, lost_doc);
+	table_col_doc(t, c_bl, lost_doc);
+	table_col_doc(t, c_dl, lost_doc);
 	const struct cmp_rank **v = xmalloc((r->n + 1) * sizeof(*v));
 	for (size_t i = 0; i < r->n; i++)
 		v[i] = &r->v[i];
@@ -159,13 +172,11 @@ static struct table *env_table(const char *title)
 }
 
 /* Trace sets: what the lowest rank's trace of each side records, every key either side
- * has (n/a where one does not), with whether it differs. */
-static struct table *trace_env_table(struct compare *c, char *err, size_t errn)
+ * has (n/a where one does not), with whether it differs; some key recorded (env_missing). */
+static struct table *trace_env_table(struct compare *c)
 {
 	struct cmp_env e[CMP_TRACE_ENV_KEYS];
 	size_t n = compare_trace_env(c, e);
-	if (!n)
-		return no_data(err, errn, "neither side's lowest-rank trace records its GPU or CUDA");
 	struct table *t = env_table("GPU and CUDA the lowest rank's trace records, A vs B");
 	int cd = table_add_col(t, "differs", COL_TEXT, 7, 0);
 	for (size_t i = 0; i < n; i++) {
@@ -179,13 +190,26 @@ static struct table *trace_env_table(struct compare *c, char *err, size_t errn)
 	return t;
 }
 
+/* Why diff_env has nothing for the pair, NULL when it has something: the one test of
+ * build_diff_env and the Env tab. Trace sets need a GPU or CUDA key either side's
+ * lowest-rank trace records, others the lowest ranks' run.json of step runs with step
+ * records on both sides (compare_pydiff). */
+static const char *env_missing(const struct compare *c)
+{
+	struct cmp_env e[CMP_TRACE_ENV_KEYS];
+	if (strcmp(c->family, "trace") == 0)
+		return compare_trace_env(c, e) ? NULL : "neither side's lowest-rank trace records its GPU or CUDA";
+	return compare_has_steps(c) ? NULL : "needs step runs with step records on both sides";
+}
+
 static struct table *build_diff_env(struct compare *c, char *err, size_t errn)
 {
+	const char *why = env_missing(c);
+	if (why)
+		return no_data(err, errn, why);
 	if (strcmp(c->family, "trace") == 0)
-		return trace_env_table(c, err, errn);
-	const struct pydiff *d = compare_pydiff(c);
-	if (!d)
-		return no_data(err, errn, "needs step runs with step records on both sides");
+		return trace_env_table(c);
+	const struct pydiff *d = compare_pydiff(c); /* not NULL: compare_has_steps */
 	struct table *t = env_table("Environment and config differences (run.json of the lowest rank)");
 	table_set_empty_note(t, "no difference: the lowest ranks' run.json environment and config are identical "
 				"(pytscope diff: \"(identical)\")");
@@ -351,6 +375,40 @@ static struct table *build_diff_findings(struct compare *c, char *err, size_t er
 	compare_unjudged_free(u, nu);
 	table_set_empty_note(t, "no finding in A or B, and every rule judged both");
 	return t;
+}
+
+/* A diff_findings row's finding (row ref ref: compare_findings' index) lends *out its
+ * steps: B's finding, else A's (the one whose rank the row shows). */
+static void finding_steps(struct compare *c, long ref, struct evidence *out)
+{
+	size_t n;
+	const struct cmp_finding *v = compare_findings(c, &n);
+	if (ref < 0 || (size_t)ref >= n)   /* a rule not judged: no finding */
+		return;
+	const struct evidence *ev = &(v[ref].b ? v[ref].b : v[ref].a)->ev;
+	out->step_lo = ev->step_lo;
+	out->step_hi = ev->step_hi;
+	if (ev->nsteps) {
+		out->steps = xmalloc(ev->nsteps * sizeof(*out->steps));
+		memcpy(out->steps, ev->steps, ev->nsteps * sizeof(*out->steps));
+		out->nsteps = ev->nsteps;
+	}
+}
+
+bool compare_row_evidence(struct compare *c, const struct table *t, size_t row, struct evidence *out)
+{
+	int c_rank = table_col_role(t, COL_ROLE_RANK), c_on = table_col_role(t, COL_ROLE_ONSET);
+	const struct table_cell *rc = c_rank >= 0 ? table_cell(t, row, c_rank) : NULL;
+	const struct table_cell *oc = c_on >= 0 ? table_cell(t, row, c_on) : NULL;
+	*out = evidence_none();
+	if (!rc || !rc->present)
+		return false;
+	out->kind = EV_RANK;
+	out->rank = (int)rc->num;
+	out->step_lo = oc && oc->present ? (long)oc->num : -1;
+	if (strcmp(t->name, "diff_findings") == 0)
+		finding_steps(c, t->ref[row], out);
+	return true;
 }
 
 /* ---- joins over each run's own view -------------------------------------------------------- */
@@ -785,6 +843,6 @@ bool compare_tab_shown(struct compare *c, const struct tab_def *t)
 	if (strcmp(v, "diff_functions") == 0)
 		return strcmp(c->family, "dasf") == 0;
 	if (strcmp(v, "diff_env") == 0) /* run.json of step runs, the GPU and CUDA of traces */
-		return strcmp(c->family, "steps") == 0 || strcmp(c->family, "trace") == 0;
+		return !env_missing(c);
 	return true;
 }

@@ -81,6 +81,14 @@ extern const struct cmp_view compare_views[];
 extern const size_t compare_nviews;
 /* View by name, NULL when unknown. */
 const struct cmp_view *compare_view(const char *name);
+/* What Enter on row `row` of a pair's view t (compare_views) opens, on the pair's heatmap:
+ * into *out (EV_RANK; the caller frees it with evidence_free) the rank of its COL_ROLE_RANK
+ * cell, at its onset in B when the view has a COL_ROLE_ONSET column (diff_ranks); a
+ * diff_findings row of a finding carries that finding's steps too, its evidence range
+ * and marked steps (B's finding, else A's: its rank is the row's), so a straggler or a
+ * rank turned slow lands on its steps as one run's Enter does. False when the row has no
+ * rank. */
+bool compare_row_evidence(struct compare *c, const struct table *t, size_t row, struct evidence *out);
 /* A pair's view t without a row: why it is not exported ("view 'diff_env' has no rows for
  * this pair of runs: no difference: ..." with its empty note) into buf, true; false when t
  * has rows or is no pair's view. --export and the explorer's e refuse it alike: never a

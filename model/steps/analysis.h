@@ -350,8 +350,13 @@ const char *analysis_comm_unmeasured(struct run *run, char *buf, size_t n);
  * floats (a missing cell: "rank 1 has no compute value at 20 of the 30 aligned steps",
  * no compute phase there or a NaN one), but for a rank whose compute is 0 throughout
  * (compare mode sets it aside itself: its time not measured); buf holds the reason when
- * it is not a constant. */
-const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n);
+ * it is not a constant. use: per rank index, the ranks to weigh (compare mode: those both
+ * runs have step records of), the others (of one run only, without records) weighing
+ * nothing; NULL: every rank. When the run has no aligned steps (a rank without records
+ * leaves none) the ranks of use are read at the steps they all have, each record as the
+ * native alignment takes it ("rank 1 has no compute value at 20 of the 30 steps the ranks
+ * weighed all have"); NULL when use holds no rank. */
+const char *analysis_compute_unweighable_grid(struct run *run, const bool *use, char *buf, size_t n);
 /* Per rank index, whether its compute is its own: it records some compute phase, and one
  * of forward, backward, optimizer or compute when another rank records one on most of its
  * records (its data or other phase alone then is no compute: lanes_unweighable's "rank 3
@@ -574,8 +579,9 @@ struct phase_flaw {
  * forward, backward, optimizer, compute, other; with_comm: or comm) that is not a
  * duration, into buf ("rank 3 records a negative backward phase value at step 19");
  * false when none does. Over all of each rank's records (the index summary keeps them
- * with the budget sums: no body read); memoized per rank. */
-bool analysis_ranks_flaw(struct run *run, bool with_comm, char *buf, size_t n);
+ * with the budget sums: no body read); memoized per rank. use: per rank index, the ranks
+ * to look at (NULL: every rank). */
+bool analysis_ranks_flaw(struct run *run, bool with_comm, const bool *use, char *buf, size_t n);
 
 /* ---- heatmap block aggregates -------------------------------------------------
  *

@@ -869,9 +869,11 @@ static const struct phase_flaw *rank_flaws(struct run *run, size_t ri)
 	return rc->flaw;
 }
 
-bool analysis_ranks_flaw(struct run *run, bool with_comm, char *buf, size_t n)
+bool analysis_ranks_flaw(struct run *run, bool with_comm, const bool *use, char *buf, size_t n)
 {
 	for (size_t r = 0; run->steps && r < steps_nranks(run->steps); r++) {
+		if (use && !use[r])
+			continue;
 		const struct phase_flaw *f = rank_flaws(run, r);
 		f = f[0].found ? &f[0] : with_comm && f[1].found ? &f[1] : NULL;
 		if (f) {

@@ -4,7 +4,8 @@
  * analysis_phases_outside; a rank
  * without a compute phase, a phase one rank never records while another does, aligned
  * steps without compute, a phase value that is not a duration, compute sums that
- * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs), which ranks
+ * overflow or are 0 on one rank only, the ProfilerSteps of traces of two runs; compare
+ * mode's test weighs the ranks both runs have records of only), which ranks
  * have a compute of their own then (analysis_ranks_own_compute), and why the
  * step walls or their comm share are not measured on every rank (a rank without the phases
  * or with compute 0, or that much time compute leaves out: n/a, not the others' figures
@@ -77,14 +78,14 @@ static void rank_compute_lanes(struct run *run, const int *lane, size_t ri, unsi
 }
 
 /* rank_compute_lanes() of every rank into has[N] and most[N]; the lanes some rank
- * records on most of its records. */
-static unsigned ranks_compute_lanes(struct run *run, unsigned *has, unsigned *most)
+ * of use (per rank index, NULL: every rank) records on most of its records. */
+static unsigned ranks_compute_lanes(struct run *run, const bool *use, unsigned *has, unsigned *most)
 {
 	unsigned often = 0;
 	int *lane = lane_map_new(run->steps);
 	for (size_t r = 0; r < steps_nranks(run->steps); r++) {
 		rank_compute_lanes(run, lane, r, &has[r], &most[r]);
-		often |= most[r];
+		often |= !use || use[r] ? most[r] : 0;
 	}
 	free(lane);
 	return often;
@@ -100,7 +101,7 @@ bool *analysis_ranks_own_compute(struct run *run)
 		return own;
 	}
 	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N;
-	unsigned need = ranks_compute_lanes(run, has, most) & 1u << BUDGET_LANE_COMPUTE;
+	unsigned need = ranks_compute_lanes(run, NULL, has, most) & 1u << BUDGET_LANE_COMPUTE;
 	for (size_t r = 0; r < N; r++)
 		own[r] = has[r] && (has[r] & need) == need;
 	free(has);
@@ -109,8 +110,9 @@ bool *analysis_ranks_own_compute(struct run *run)
 
 /* Why the ranks' compute sums measure different things into buf (false: they do not): a
  * rank without a compute phase, or one that never records a compute phase another rank
- * records on most of its records. */
-static bool lanes_unweighable(struct run *run, char *buf, size_t n)
+ * records on most of its records; of the ranks of use only (per rank index, NULL: every
+ * rank). */
+static bool lanes_unweighable(struct run *run, const bool *use, char *buf, size_t n)
 {
 	static const char *const lane_name[BUDGET_NLANES] = {
 		[BUDGET_LANE_COMPUTE] = "forward, backward, optimizer or compute", [BUDGET_LANE_DATA] = "data",
@@ -121,9 +123,11 @@ static bool lanes_unweighable(struct run *run, char *buf, size_t n)
 	 * compute sums measure different things (one that records it now and then, e.g. a
 	 * checkpoint in other, spends that time for real) */
 	unsigned *has = xmalloc(2 * (N ? N : 1) * sizeof(*has)), *most = has + N;
-	unsigned often = ranks_compute_lanes(run, has, most);
+	unsigned often = ranks_compute_lanes(run, use, has, most);
 	buf[0] = '\0';
 	for (size_t r = 0; r < N && !buf[0]; r++) {
+		if (use && !use[r])
+			continue;
 		int id = steps_rank_id(m, r);
 		unsigned lack = often & ~has[r];
 		if (!has[r]) {
@@ -132,7 +136,7 @@ static bool lanes_unweighable(struct run *run, char *buf, size_t n)
 		}
 		for (size_t o = 0; lack && o < N; o++) {
 			unsigned l = (unsigned)__builtin_ctz(lack);
-			if (most[o] >> l & 1) {
+			if ((!use || use[o]) && most[o] >> l & 1) {
 				snprintf(buf, n, "rank %d records no %s phase while rank %d does on most of its "
 					 "records: their compute sums differ", id, lane_name[l], steps_rank_id(m, o));
 				break;
@@ -318,39 +322,102 @@ static bool outside_unweighable(struct run *run, char *buf, size_t n)
  * (means_unweighable). */
 static bool rank_unweighable(struct run *run, const struct distributed *d, char *buf, size_t n)
 {
-	return trace_runs_mixed(run, buf, n) || outside_unweighable(run, buf, n) || lanes_unweighable(run, buf, n) ||
-	       gaps_unweighable(d, buf, n) || analysis_ranks_flaw(run, false, buf, n) ||
-	       dist_means_unweighable(run->steps, d, buf, n);
+	return trace_runs_mixed(run, buf, n) || outside_unweighable(run, buf, n) ||
+	       lanes_unweighable(run, NULL, buf, n) || gaps_unweighable(d, buf, n) ||
+	       analysis_ranks_flaw(run, false, NULL, buf, n) || dist_means_unweighable(run->steps, d, buf, n);
 }
 
-const char *analysis_compute_unweighable_grid(struct run *run, char *buf, size_t n)
+/* The ranks' mean compute (mean[N]: 0 for a rank use leaves out) and whether every value
+ * read is 0 (*zero), the first rank of use with a gap reading its values at the steps
+ * every rank of use has (steps_of_ranks), its record there as the native alignment takes
+ * it: the grid test's reading when the run's aligned steps, over every rank, are none (a
+ * rank without records leaves none). False with buf set at a gap. */
+static bool steps_of_ranks_read(struct run *run, const bool *use, double *mean, bool *zero, char *buf, size_t n)
 {
-	if (!analysis_has_compute(run->steps))
-		return "no compute phase recorded";
-	if (trace_runs_mixed(run, buf, n) || lanes_unweighable(run, buf, n) || analysis_ranks_flaw(run, false, buf, n))
-		return buf;
 	const struct steps_model *m = run->steps;
-	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
-	size_t N = steps_nranks(m), S = steps_naligned(m);
-	if (!g || !S)   /* no grid to read: the distributed analysis's judgement */
-		return analysis_compute_unweighable(run);
-	double *mean = xmalloc((N ? N : 1) * sizeof(*mean));
-	bool zero = true, why = false;
-	for (size_t r = 0; r < N && !why; r++) {
+	const struct native_align *na = analysis_native(run);
+	size_t N = steps_nranks(m), r0 = 0, S = 0, *gaps = xcalloc(N ? N : 1, sizeof(*gaps)), pos;
+	while (r0 < N && !use[r0])
+		r0++;
+	struct phase_sets ps;
+	analysis_phase_sets_init(m, &ps);
+	for (size_t i = 0; r0 < N && i < steps_nrecords(m, r0); i++) {
+		long s = steps_step(m, r0, i);
+		bool all = steps_find(m, r0, s, &pos) && pos == i; /* each step number once: its last record */
+		for (size_t r = r0 + 1; all && r < N; r++)
+			all = !use[r] || steps_find(m, r, s, &pos);
+		for (size_t r = r0; all && r < N; r++) {
+			if (!use[r] || !steps_find(m, r, s, &pos))
+				continue;
+			analysis_native_pos(na, r, s, &pos);
+			double v = analysis_record_compute(m, &ps, r, pos);
+			gaps[r] += isnan(v) != 0;
+			mean[r] += isnan(v) ? 0 : v;
+			*zero = *zero && v == 0;
+		}
+		S += all;
+	}
+	analysis_phase_sets_free(&ps);
+	*zero = *zero && S > 0;   /* no step read: no 0 either */
+	bool ok = true;
+	for (size_t r = 0; r < N; r++) {
+		mean[r] = S ? mean[r] / (double)S : 0;
+		if (ok && gaps[r])
+			snprintf(buf, n, "rank %d has no compute value at %zu of the %zu steps the ranks weighed all "
+				 "have", steps_rank_id(m, r), gaps[r], S);
+		ok = ok && !gaps[r];
+	}
+	free(gaps);
+	return ok;
+}
+
+/* The grid test's reading off the compute heatmap's level 0 (mean, zero as
+ * steps_of_ranks_read), over the run's S aligned steps. */
+static bool grid_read(struct run *run, const struct heat_grid *g, size_t S, const bool *use, double *mean, bool *zero,
+		      char *buf, size_t n)
+{
+	const struct steps_model *m = run->steps;
+	for (size_t r = 0; r < steps_nranks(m); r++) {
+		if (use && !use[r])
+			continue;
 		const float *row = heat_row(g, r);
 		double sum = 0;
 		size_t gaps = 0;   /* a NaN cell: no compute phase there, or a NaN one */
 		for (size_t k = 0; k < S; k++) {
 			gaps += isnan(row[k]) != 0;
 			sum += row[k];
-			zero = zero && row[k] == 0;
+			*zero = *zero && row[k] == 0;
 		}
 		mean[r] = sum / (double)S;
-		if (gaps)
+		if (gaps) {
 			snprintf(buf, n, "rank %d has no compute value at %zu of the %zu aligned steps",
 				 steps_rank_id(m, r), gaps, S);
-		why = gaps > 0;
+			return false;
+		}
 	}
+	return true;
+}
+
+const char *analysis_compute_unweighable_grid(struct run *run, const bool *use, char *buf, size_t n)
+{
+	if (!analysis_has_compute(run->steps))
+		return "no compute phase recorded";
+	if (trace_runs_mixed(run, buf, n) || lanes_unweighable(run, use, buf, n) ||
+	    analysis_ranks_flaw(run, false, use, buf, n))
+		return buf;
+	const struct steps_model *m = run->steps;
+	const struct heat_grid *g = analysis_heatmap(run, HEAT_COMPUTE);
+	size_t N = steps_nranks(m), S = steps_naligned(m), nuse = 0;
+	for (size_t r = 0; r < N; r++)
+		nuse += !use || use[r];
+	if (!nuse)   /* no rank to weigh */
+		return NULL;
+	if (!use && (!g || !S))   /* no grid to read: the distributed analysis's judgement */
+		return analysis_compute_unweighable(run);
+	double *mean = xcalloc(N ? N : 1, sizeof(*mean));
+	bool zero = true;
+	bool why = g && S ? !grid_read(run, g, S, use, mean, &zero, buf, n)
+			  : !steps_of_ranks_read(run, use, mean, &zero, buf, n);
 	why = why || means_unweighable(m, mean, buf, n);
 	free(mean);
 	return why ? buf : zero ? analysis_compute_zero : NULL;
@@ -453,7 +520,7 @@ const char *analysis_wall_unmeasured(struct run *run, char *buf, size_t n)
 	    ranks_lacking(run, compute, "compute phase", buf, n) ||
 	    (comm && ranks_lacking(run, 1u << BUDGET_LANE_COMM, "comm phase", buf, n)) ||
 	    gaps_unweighable(d, buf, n) ||   /* walls of the others' alone there */
-	    analysis_ranks_flaw(run, true, buf, n) ||   /* a wall that is no duration */
+	    analysis_ranks_flaw(run, true, NULL, buf, n) ||   /* a wall that is no duration */
 	    (d && dist_means_unweighable(m, d, buf, n)))   /* walls that overflow, or the others' alone */
 		return buf;
 	if (d && !isfinite(d->mean_step_wall))

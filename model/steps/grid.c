@@ -315,15 +315,26 @@ static void gs_describe(void *ud, size_t row, size_t col, char *buf, size_t n)
 	}
 }
 
-/* A cell is (rank, aligned step): the kernels of that step when a trace covers it,
- * else the rank's steps at that step. */
-static bool gs_cell_evidence(void *ud, size_t row, size_t col, struct evidence *out)
+/* True when a trace of the rank covers every step of the columns [c0, c1). */
+static bool traced_cols(const struct gs *s, int rank, size_t c0, size_t c1)
+{
+	for (size_t c = c0; c < c1; c++)
+		if (!trace_covers(s->run, rank, steps_column_step(s->m, c)))
+			return false;
+	return c1 > c0;
+}
+
+/* Cells (rank, aligned steps from c0's first to c1 - 1's last): the kernels of those
+ * steps when a trace covers each of them, else the rank's steps over the range. */
+static bool gs_cell_evidence(void *ud, size_t row, size_t c0, size_t c1, struct evidence *out)
 {
 	struct gs *s = ud;
+	long lo_last;
 	*out = evidence_none();
 	out->rank = steps_rank_id(s->m, row);
-	col_steps(s, col, &out->step_lo, &out->step_hi);
-	if (!s->shift && trace_covers(s->run, out->rank, out->step_lo)) {
+	col_steps(s, c0, &out->step_lo, &out->step_hi);
+	col_steps(s, c1 > c0 ? c1 - 1 : c0, &lo_last, &out->step_hi);
+	if (!s->shift && traced_cols(s, out->rank, c0, c1)) {
 		out->kind = EV_KERNEL;
 		out->view = "step_kernels";
 	} else {

@@ -153,6 +153,10 @@ extern const struct finding_rule steps_rules[STEPS_NRULES];
 /* What those rules could not judge on run and why (rules_unjudged.c; registry.h), for
  * a run in which some rank has a step record. */
 void steps_unjudged(struct run *run, struct not_judged *nj);
+/* The same for a run in which no rank has one, when its steps would be its traces'
+ * (no step log): every step rule, with why (no ProfilerStep span in the traces, or none
+ * measured); nothing for a run without traces (findings_unjudged() says why). */
+void steps_unjudged_unrecorded(struct run *run, struct not_judged *nj);
 /* The records after a resume the spike tests could not judge for want of earlier records
  * (rules_cross.c; analysis.h struct resume_gap), natively. */
 void rules_cross_unjudged(struct run *run, struct not_judged *nj);

@@ -8,7 +8,9 @@
  * fail-slow named), an efficiency with nothing to weigh or on a rank wall that leaves
  * out phases with a share of the time (fwd, bwd: ANALYSIS_OUTSIDE_BAR; so do the rules
  * across ranks), a phase value that
- * is not a duration (named where it is: shares, jitter, efficiency), each item with the
+ * is not a duration (named where it is: shares, jitter, efficiency); on traces without a
+ * step record (no ProfilerStep span, or none measured) every step rule, those across ranks
+ * and beyond the ranks loaded too; each item with the
  * finding ids it stands for. So an empty findings list says what was not checked instead
  * of reading as "all is well", and a comparison calls a finding of one run "not judged"
  * where the other's rules could not give it. */
@@ -23,6 +25,7 @@
 #include "model/run.h"
 #include "model/steps/nodes.h"
 #include "model/text.h"
+#include "model/trace/trace.h"
 #include "model/xalloc.h"
 
 /* The findings of the rules over rank 0's records, and of those that weigh its phase shares
@@ -502,14 +505,37 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 		findings_unjudged_add(nj, "DIST.COMM_BOUND", "communication share (%s)", comm);
 }
 
-void steps_unjudged(struct run *run, struct not_judged *nj)
+/* The ranks a subset or the world_size leaves out (steps_partial_scope). */
+static void scope_unjudged(struct run *run, struct not_judged *nj)
 {
-	const struct steps_model *sm = run->steps;
 	char scope[200];
 	if (steps_partial_scope(run, scope, sizeof(scope)))
 		/* no id: the rules across ranks judged the ranks loaded (a comparison sees a
 		 * finding of a rank left out by its rank) */
 		findings_unjudged_add(nj, "", "every rule across ranks, beyond the ranks loaded (%s)", scope);
+}
+
+void steps_unjudged_unrecorded(struct run *run, struct not_judged *nj)
+{
+	const struct trace_set *ts = run->trace;
+	const char *measured = trace_steps_why_none(run, -1);   /* the traces' steps, none measured */
+	char why[256], logs[160] = "";
+	if (!measured && !(ts && ts->n))   /* no trace: nothing to say beyond findings_unjudged() */
+		return;
+	if (!measured && steps_nranks(run->steps))   /* rank dirs, run.json: their step logs' why too */
+		steps_logs_why_none(run, logs, sizeof(logs));
+	snprintf(why, sizeof(why), "%s%s%s%s", logs, *logs ? "; " : "",
+		 measured ? measured : "no ProfilerStep span in the trace", measured || ts->n == 1 ? "" : "s");
+	scope_unjudged(run, nj);
+	if (ts->n > 1)
+		findings_unjudged_add(nj, IDS_ALIGNED, "stragglers, imbalance and communication share (%s)", why);
+	findings_unjudged_add(nj, IDS_RANK0, "timing, loss, memory and efficiency rules (%s)", why);
+}
+
+void steps_unjudged(struct run *run, struct not_judged *nj)
+{
+	const struct steps_model *sm = run->steps;
+	scope_unjudged(run, nj);
 	if (steps_nranks(sm) > 1) /* which rank straggles first: the question the tool is for */
 		ranks_unjudged(run, nj);
 	if (steps_nrecords(sm, 0))

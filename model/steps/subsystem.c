@@ -214,18 +214,21 @@ static void world_sizes_disagree(const struct steps_model *m, char *buf, size_t 
 }
 
 /* The ranks of the run's world_size that no rank dir (or trace) gave, of those --ranks
- * names when it left rank dirs out; none without a world_size. */
+ * names when it left rank dirs out; none without a world_size. Without step ranks (traces
+ * without a ProfilerStep), the ranks no trace gave. */
 static void ranks_missing(const struct run *run, struct summary_ids *out)
 {
 	const struct steps_model *m = run->steps;
+	const struct trace_set *ts = steps_nranks(m) ? NULL : run->trace;
 	out->n = out->used = 0;
 	out->text[0] = '\0';
-	if (!m || !steps_nranks(m))
+	if (!steps_nranks(m) && !(ts && ts->n))
 		return;
 	long world = run_world_size(run, NULL);
-	const char *asked = steps_left_out(m) ? run->opts->ranks : NULL;
+	const char *asked = (ts ? ts->left_out : steps_left_out(m)) ? run->opts->ranks : NULL;
 	for (long r = 0; r < world && r < 1000000; r++)
-		if ((!asked || ranklist_has(asked, r)) && steps_rank_index(m, (int)r) < 0)
+		if ((!asked || ranklist_has(asked, r)) &&
+		    (ts ? !trace_rank_of(run, (int)r) : steps_rank_index(m, (int)r) < 0))
 			summary_ids_add(out, r);
 }
 
@@ -801,8 +804,10 @@ static void steps_summary(struct run *run, struct summary *out)
 
 static void steps_not_judged(struct run *run, struct not_judged *nj)
 {
-	if (!steps_has_records(run)) /* none: findings_unjudged() says there is nothing to judge */
+	if (!steps_has_records(run)) { /* traces without one: every step rule; else findings_unjudged() says */
+		steps_unjudged_unrecorded(run, nj);
 		return;
+	}
 	steps_unjudged(run, nj);
 	rules_cross_unjudged(run, nj);
 }

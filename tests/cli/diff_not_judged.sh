@@ -30,7 +30,9 @@
 # resolved" alone and diff_findings was the header alone), by one side "not judged in
 # A" (or B); one that stands for a finding of the other side is that finding's status,
 # not listed again. A pair with no finding whose rules judged both: --export
-# diff_findings is refused with the reason (exit 1), as --export all leaves it out.
+# diff_findings is refused with the reason (exit 1), as --export all leaves it out. A side
+# without step records judged no rule: a row says so, and what the other could not judge
+# is not judged in A and B.
 # An MFU (FLOPs and a peak) on one side only: the budget's useful_compute,
 # compute_overhead and mfu deltas are empty with the reason in the note (a side without
 # counts all its compute as useful), and an EFFICIENCY finding of one side is not judged
@@ -161,6 +163,18 @@ want="$want judged both"
 tap_check "no finding, every rule judged both: diff_findings refused with the reason, as --export all leaves it out" \
 	'[ "$rc" -eq 1 ] && [ ! -s clean.csv ] && [ -e cleanall/diff_ranks.csv ] &&
 	 [ ! -e cleanall/diff_findings.csv ] && grep -qx "$want" clean.err'
+# B without step records (its logs empty) judged no rule: memory, which A could not judge,
+# is not judged in A and B (it said "in A" alone), and a row says B judged no rule; a clean
+# A against it is that row, never refused as "every rule judged both".
+cp -r p pe && cp -r pm pme && for f in pe/rank*/steps.jsonl pme/rank*/steps.jsonl; do : >"$f"; done
+"$TSCOPE_BIN" --export diff_findings --no-index p pe >pe.csv 2>/dev/null
+"$TSCOPE_BIN" --export diff_findings --no-index pme pm >pme.csv 2>/dev/null
+every='"every rule (no step record, trace event or other record)"'
+tap_check "B without step records: memory not judged in A and B, and B judged no rule" \
+	'grep -q "^not judged in A and B,MEMORY.FRAGMENTATION MEMORY.GROWTH,,,,memory (no memory" pe.csv &&
+	 ! grep -q "^not judged in A,MEMORY" pe.csv && grep -q "^not judged in B,,,,,$every," pe.csv'
+tap_check "... a clean side against one without records: a row that says so (A), not refused" \
+	'[ "$(sed 1d pme.csv | wc -l)" -eq 1 ] && grep -q "^not judged in A,,,,,$every," pme.csv'
 
 # mkstd DIR RANKS SEED [--slow R] [--phases a=x,b=y] [--zero R]: RANKS ranks x 40 steps of
 # pytscope's phases; --slow: rank R 30% slower throughout; --zero: rank R's phases all 0

@@ -276,16 +276,21 @@ tap_check "no compute phase: rank 1 regressed, judged by step time, said why" \
 "$TSCOPE_BIN" --export diff_ranks --no-index ca cb >nocpu.csv 2>/dev/null
 tap_eq "... diff_ranks: rank 1 regressed, rank 0 same, no time lost" "1,regressed,,,,0,40|0,same,,,,,40" \
 	"$(tail -n +2 nocpu.csv | cut -d, -f1,2,7,8,9,10,11 | tr '\n' '|' | sed 's/|$//')"
-# A rank of B without step records: the other ranks are compared (by step time: B's
-# compute is not weighable without rank 3, as diff_ranks' basis says), that one named.
+# A rank of B without step records is left out as an absent one is: the other ranks are
+# compared by compute (its lack of records is no flaw of theirs), with the figures of a B
+# without its rank dir, and that one named.
 cp -r a norank3 && : >norank3/rank3/steps.jsonl
+cp -r a gone3 && rm -r gone3/rank3
 "$TSCOPE_BIN" --print --no-index a norank3 >norank3.txt 2>/dev/null
 want="^● COMPARISON — no difference: identical per-step times on 200 common steps of 7 ranks;"
-want="$want ranks judged by step time: B's compute cannot be weighed (rank 3 records no compute phase);"
 want="$want not compared: rank 3 (no step records in B)\$"
-tap_check "a B rank without steps: named, the other 7 compared" 'grep -q "$want" norank3.txt'
+tap_check "a B rank without steps: named, the other 7 compared by compute" 'grep -q "$want" norank3.txt'
 "$TSCOPE_BIN" --export diff_ranks --no-index a norank3 >norank3.csv 2>/dev/null
 tap_eq "... diff_ranks: 8 rows" "$(tail -n +2 norank3.csv | wc -l | tr -d ' ')" 8
+"$TSCOPE_BIN" --export diff_ranks --no-index a gone3 >gone3.csv 2>/dev/null
+tap_eq "... the 7 ranks' basis, means and time lost: those of a B without rank3/" \
+	"$(grep -v '^3,' gone3.csv | cut -d, -f1,3,4,7,8,12 | tr '\n' '|')" \
+	"$(grep -v '^3,' norank3.csv | cut -d, -f1,3,4,7,8,12 | tr '\n' '|')"
 
 # A rank of B that stops early: every rank compared over its own common steps, B's
 # range stated, the regression after the stop still found, the left-out steps named.

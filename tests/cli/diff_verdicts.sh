@@ -17,7 +17,10 @@
 # regress every rank, slower NCCL kernels improve none. A NaN phase value leaves its step
 # uncompared, named with its cause, and the true reason the ranks are judged by step time
 # is given. Another batch size is named in every verdict (no difference, not judged) and
-# found nested in config (train.batch_size).
+# found nested in config (train.batch_size). Steps of one side only are named as the
+# stretches they are (0-19, 40-59 around B's 20-39, never 0-59), and do not empty the time
+# lost, which is over the common steps. A rank not compared (no records in B, or of A only
+# without a compute phase) does not make the others' compute unweighable.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -240,4 +243,46 @@ tap_check "... not judged (10 common steps): the batch size named" \
 want="^● COMPARISON — B is [0-9.]*% slower per step, but the workload differs (train.batch_size 32 -> 64): not a"
 want="$want like-for-like comparison; 1 rank slower and 0 faster beyond noise, none called regressed\$"
 tap_check "... nested in config: named by its path, no rank regressed" 'grep -q "$want" n64.txt'
+
+# steps DIR LO HI: keep the records of steps LO-HI of DIR's ranks.
+steps() {
+	python3 -c 'import json,sys,glob
+for f in glob.glob(sys.argv[1] + "/rank*/steps.jsonl"):
+    L = [l for l in open(f) if int(sys.argv[2]) <= json.loads(l)["step"] <= int(sys.argv[3])]
+    open(f, "w").write("".join(L))' "$1" "$2" "$3"
+}
+# B has steps 20-39 of A's 0-59: the steps only A has are named as the two stretches they
+# are, not as 0-59, which holds the 20 compared ones.
+"$B/gen_pair" t 4 60 1 >/dev/null && "$B/gen_pair" ts 4 60 1 2 45 >/dev/null && cp -r t tmid && steps tmid 20 39 &&
+	cp -r ts tcut && steps tcut 20 59 && cp -r t tboth && steps tboth 20 59 || tap_notok "step ranges generated"
+"$TSCOPE_BIN" --print --no-index --color never t tmid >tmid.txt 2>/dev/null
+left="not compared: ranks 0-3 steps 0-19, 40-59 (40 only in A)\$"
+tap_check "steps of A only on both sides of B's: two stretches, in the verdict and the scope" \
+	'grep -q "^● COMPARISON — no difference: .*; $left" tmid.txt &&
+	 grep -q "^  A: 4 ranks, steps 0-59; B: 4 ranks, steps 20-39; .*; $left" tmid.txt'
+# B has steps 20-59 of A's 0-59 and rank 2 slower from 45: the time lost is over the common
+# steps (the same as with A cut to them), not left empty; the report orders by it.
+"$TSCOPE_BIN" --export diff_ranks --no-index t tcut >tcut.csv 2>/dev/null
+"$TSCOPE_BIN" --export diff_ranks --no-index tboth tcut >tboth.csv 2>/dev/null
+tap_check "steps of A only: time lost over the common steps, as with A cut to them" \
+	'[ "$(cut -d, -f1,7,8 tcut.csv | sed -n 2p)" != "2,," ] &&
+	 [ "$(cut -d, -f1,7,8 tcut.csv | sed "s/\(\.[0-9]\{9\}\)[0-9]*/\1/g")" = \
+	   "$(cut -d, -f1,7,8 tboth.csv | sed "s/\(\.[0-9]\{9\}\)[0-9]*/\1/g")" ]'
+"$TSCOPE_BIN" --print --no-index --color never t tcut >tcut.txt 2>/dev/null
+tap_check "... the report's regressed rank with its time lost, ordered by it" \
+	'grep -q "^  per-rank compute, A -> B (1 regressed, 0 improved; regressed by time lost first):$" tcut.txt &&
+	 grep -q "^    rank 2: .* · time lost [0-9.]* -> [0-9.]* s · regressed from step 45$" tcut.txt'
+# A rank without step records in B, or a rank only in A without a compute phase, is not
+# compared: its lack is no reason to weigh the others' step time instead of their compute.
+cp -r ts tempty && : >tempty/rank1/steps.jsonl && cp -r t tbare && python3 -c 'import json
+f = "tbare/rank3/steps.jsonl"; L = [json.loads(l) for l in open(f)]
+[j.update(phases={"comm": j["phases"]["comm"]}) for j in L]
+open(f, "w").write("".join(json.dumps(j) + "\n" for j in L))' && cp -r ts t3 && rm -r t3/rank3 ||
+	tap_notok "runs with a rank not compared generated"
+"$TSCOPE_BIN" --print --no-index --color never t tempty >tempty.txt 2>/dev/null
+"$TSCOPE_BIN" --print --no-index --color never tbare t3 >tbare.txt 2>/dev/null
+want="^● COMPARISON — B is .*; rank 2 regressed from step 45; not compared:"
+tap_check "a rank of B without records, a bare rank of A only: the others compared by compute" \
+	'grep -q "$want rank 1 (no step records in B)\$" tempty.txt && grep -q "^  per-rank compute, A -> B" tempty.txt &&
+	 grep -q "$want rank 3 (only in A)\$" tbare.txt && grep -q "^  per-rank compute, A -> B" tbare.txt'
 tap_plan

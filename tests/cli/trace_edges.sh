@@ -3,6 +3,11 @@
 # skipped, counted and named with its file and offset; kernels that overlap on one
 # stream give no negative idle (gaps are measured from the latest end on the stream);
 # HTA's potential stragglers are left empty when its method cannot run (no ProfilerStep);
+# without a ProfilerStep every step rule is listed not judged with why (stragglers,
+# imbalance and comm share; timing, loss, memory and efficiency), and the ranks of the
+# traces' world_size no trace gave (beyond the ranks loaded), never "potential stragglers" alone;
+# steps of one length whose phases split it otherwise from step 21 (exposed comm longer)
+# draw a flat step-time sparkline, not float noise stretched to a cliff;
 # a CPU-only profile among GPU ranks has n/a step phases, not 0 or the whole step (a
 # truncated file's steps: trace_truncated.sh); a step
 # without a kernel in a complete file is GPU idle; a second trace claiming a rank is
@@ -59,6 +64,27 @@ done
 "$TSCOPE_BIN" --no-index --export temporal nostep >ns.csv 2>/dev/null
 tap_check "no ProfilerStep: potential_straggler not judged (empty), not \"no\"" \
 	'[ "$(cut -d, -f1,10 ns.csv | tr "\n" " ")" = "rank,potential_straggler 0, 1, " ]'
+mkdir nostep4   # the same, of world_size 4
+for r in 0 1; do sed 's/"world_size":2/"world_size":4/' nostep/rank$r.json >nostep4/rank$r.json; done
+"$TSCOPE_BIN" --no-index --print --color never nostep4 >ns4.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export findings nostep4 >ns4.csv 2>/dev/null
+tap_check "no ProfilerStep: every step rule not judged, with why, and the ranks beyond those loaded" \
+	'grep -qx "  - every rule across ranks, beyond the ranks loaded (ranks 2, 3 of world_size 4 missing)" ns4.out &&
+	 grep -qx "  - stragglers, imbalance and communication share (no ProfilerStep span in the traces)" ns4.out &&
+	 grep -qx "  - timing, loss, memory and efficiency rules (no ProfilerStep span in the traces)" ns4.out &&
+	 grep -q "^not judged,DIST.STRAGGLER .*DIST.LOAD_IMBALANCE .*DIST.COMM_BOUND,\"stragglers" ns4.csv &&
+	 grep -q "^not judged,TIMING.DATALOADER_BOUND .*EFFICIENCY.RECOVERABLE,\"timing, loss" ns4.csv'
+
+# 40 steps of 14455 us: gemm 324 us, an all-reduce of 960 us, 1360 us from step 21
+mkdir flat
+{ head_of 0 1; s=1; while [ $s -le 40 ]; do t=$(((s - 1) * 14455)) c=960; [ $s -gt 20 ] && c=1360
+	step $s $t 14455; kernel gemm 7 $((t + 20)) 324 $((2 * s)); printf ,
+	kernel ncclKernel_AllReduce 24 $((t + 400)) $c $((2 * s + 1)); [ $s -lt 40 ] && printf ,; s=$((s + 1)); done
+  printf ']}\n'; } >flat/rank0.json
+"$TSCOPE_BIN" --no-index --print --color never flat >flat.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export steps flat >flat.csv 2>/dev/null
+tap_check "one step time, phases split otherwise: the report's step-time sparkline is flat" \
+	'[ "$(grep -c ",14.455," flat.csv)" -eq 40 ] && grep -q "^  step time  ▁▁*  (low→high)$" flat.out'
 
 # Ranks measured on different bases: rank 0 with GPU kernels, rank 1 CPU-only (the same
 # steps): rank 1's phases are n/a and said why, no imbalance is weighed between them.

@@ -18,7 +18,11 @@
 # severity, high first (it sorted A to Z). When B stopped recording a phase A records,
 # the B - A heatmap has no cell and says why (it coloured every cell faster in B). A
 # sweep's knee B could not judge (no level 16 in B) is not judged in B on the Overview and
-# the Findings tab, as --print says (they said resolved).
+# the Findings tab, as --print says (they said resolved). Enter on a straggler of the
+# Findings tab lands on its rank and steps, critical steps marked (it landed on step 0); `?`
+# says what n/N do comparing two runs. B without step records has no Env tab. n names the
+# order it steps in (by time lost, or by the increase in step time of single ranks, which
+# have none).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 gen="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_pair"
@@ -52,6 +56,17 @@ tap_check "n: the diverging scale is named (mono: by underline)" \
 tap_check "m: the heatmap flips to A" 'grep -q "^ rank 5  step [0-9-]*  compute A " m'
 tap_check "Ranks: rank 5 first, regressed" 'sed -n 3p ranks | grep -q "^▶ *5 regressed"'
 tap_check "e: diff_ranks exported as shown" 'sed -n 2p ranks.csv | grep -q "^5,regressed,"'
+
+# Enter on the Findings tab's straggler (new in B: rank 5, slow from step 100) lands on its
+# rank and steps in the B - A heatmap, its critical steps marked, as one run's Enter does
+# (it landed on step 0, nothing marked). `?` says what n and N do in compare mode.
+printf '5\n<Enter>\n:dump %s/fe\n?\n:dump %s/help\nq\n' "$PWD" "$PWD" >keysf
+TSCOPE_SCRIPT=keysf TERM=dumb LINES=60 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --tui a reg >outf 2>errf
+tap_check "Findings: Enter on the straggler lands on rank 5 at step 100 in B - A, critical steps marked" \
+	'grep -q "^ rank 5  step [0-9]*-*10[0-9]  compute B - A" fe && sed -n 2p fe | grep -q "▲"'
+tap_check "? help: n and N say what they step through comparing two runs" \
+	'sed -n "/^ n  /,/^ N  /p" help | tr -s " \n" "  " | grep -q "comparing two runs: next regressed rank" &&
+	 sed -n "/^ N  /,/^ [^ ]/p" help | tr -s " \n" "  " | grep -q "comparing two runs: previous regressed"'
 
 cat >keysv <<KEYS
 v
@@ -119,6 +134,14 @@ tap_check "identical pair: n finds no regression" 'grep -q "^no regression: no r
 tap_check "identical pair: Reproducible" 'grep -q "Reproducible: identical environment, config, and step-for-step loss" ov2'
 tap_check "a step pair without traces or sweeps: no Kernels or Sweep tab" \
 	'head -1 ov2 | grep -q "1 Overview  2 Heatmap  3 Ranks  4 Budget  5 Findings  6 Env *$"'
+# B without step records (logs empty): no Env tab and no diff_env in v, which would only
+# say it needs step records on both sides (they were offered).
+cp -r a none && for f in none/rank*/steps.jsonl; do : >"$f"; done
+printf ':dump %s/ne\nv\n:dump %s/nev\nq\n' "$PWD" "$PWD" >keysne
+TSCOPE_SCRIPT=keysne TERM=dumb LINES=24 COLUMNS=100 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui a none >/dev/null 2>&1
+tap_check "B without step records: no Env tab, v does not offer diff_env" \
+	'head -1 ne | grep -q "1 Overview  5 Findings *$" && grep -q "^ *diff_findings  " nev &&
+	 ! grep -q "diff_env" nev'
 
 # Two sweeps: only the tabs that have something for them, and the session opens on the
 # Overview (no heatmap: they have no steps).
@@ -198,6 +221,19 @@ tap_check "another workload: Overview lists rank 5 as slower, not regressed" \
 	 ! grep -q "regressed from\|[0-9] regressed" uov'
 tap_check "another workload: n says slower rank, not regression" \
 	'tail -1 un | grep -q "^slower rank 1/1: rank 5, onset at step 100 in B"'
+# n names the order it steps in: by time lost when the ranks have one, else by the increase
+# of what they are compared by (single ranks, by step time, have no time lost: it said
+# "ordered by increase in time lost" all the same).
+"$gen" s1 1 200 1 && "$gen" s1r 1 200 2 0 100 || { tap_notok "single-rank pair generated"; exit 1; }
+printf 'n\n:dump %s/ns1\nq\n' "$PWD" >keys7
+TSCOPE_SCRIPT=keys7 TERM=dumb LINES=24 COLUMNS=200 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui s1 s1r >/dev/null 2>&1
+sed "s|ns1|nreg|" keys7 >keys8
+"$gen" a40 8 40 1 && "$gen" reg40 8 40 2 5 20 || { tap_notok "40-step pair generated"; exit 1; }
+TSCOPE_SCRIPT=keys8 TERM=dumb LINES=24 COLUMNS=200 LC_ALL=C.UTF-8 "$TSCOPE_BIN" --no-index --tui a40 reg40 \
+	>/dev/null 2>&1
+tap_check "n: the order named is the one used (time lost; step time for single ranks)" \
+	'tail -1 nreg | grep -q "^regression 1/1: rank 5, .* (ordered by increase in time lost)" &&
+	 tail -1 ns1 | grep -q "^regression 1/1: rank 0, .* (ordered by increase in step time over the common steps)"'
 # A verdict longer than a summary line (long model names, GPUs, ranks and steps of one
 # side only): the Overview shows all of it, the words --print has, never cut mid-word.
 "$gen" la 4 60 1 && "$gen" lb 8 80 2 || { tap_notok "long-verdict pair generated"; exit 1; }

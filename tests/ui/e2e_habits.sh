@@ -7,10 +7,12 @@
 # pane and a click on a heatmap cell selects it (a second click opens it), a click whose
 # release is read with the next key is drawn at once, y sends OSC
 # 52 (tmux's buffer receives it), T turns mouse reporting off and on (tmux's pane
-# flags), the v list shows only views with data, the last pane, sort, filter and v tabs
-# come back under $XDG_STATE_HOME, a folder of runs opens a picker and q in a run opened
-# from it returns to it, and an option ignored is named on the shell's screen after the
-# explorer. Every wait polls the screen until what it expects shows
+# flags), the v list shows only views with data, C-l repaints over an overlay, a prompt,
+# the too-small screen and the picker, the last pane, sort, filter and v tabs
+# come back under $XDG_STATE_HOME, a folder of runs opens a picker (with --ranks too,
+# the run opened from it then a subset) and q in a run opened from it returns to it, and
+# an option ignored is named on the shell's screen after the explorer. Every wait polls
+# the screen until what it expects shows
 # (tests/tmux.sh), never a fixed sleep. Skips without tmux.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -149,6 +151,41 @@ T send-keys -t h Q
 wait_exit 0
 T resize-window -t h -x 120 -y 40
 
+# C-l repaints the whole screen whatever shows: text another program wrote to the
+# terminal (wall(1), a background job) goes, over an overlay, a prompt, the too-small
+# screen and the run picker too (it was repainted over the panes alone)
+tty=$(T display -p -t h '#{pane_tty}')
+repaints() {   # $1: what shows; a scribble written straight to the terminal, then C-l
+	printf '\033[5;5HSCRIBBLE' >"$tty"
+	wait_for SCRIBBLE >/dev/null
+	T send-keys -t h C-l
+	tap_check "C-l repaints over $1" 'wait_gone SCRIBBLE'
+}
+shows() {   # $1 a key, $2 the text it brings up, $3 what that is: C-l repaints it, Esc closes it
+	T send-keys -t h "$1"
+	wait_for "$2" >/dev/null
+	repaints "$3"
+	T send-keys -t h Escape
+	wait_gone "$2" >/dev/null
+}
+start "$bin '$demo'"
+wait_for "rank 0"
+shows '?' "Keys (Esc closes" "the ? help"
+shows v "Views with data" "the v list"
+shows / "/_" "the / prompt"
+shows : ":_" "the : prompt"
+T resize-window -t h -x 60 -y 15
+wait_for "terminal too small" >/dev/null
+repaints "the too-small screen"
+T resize-window -t h -x 120 -y 40
+T send-keys -t h Q
+wait_exit 0
+start "$bin '$work/runs'"
+wait_for "holds 2 runs" >/dev/null
+repaints "the run picker"
+T send-keys -t h q
+wait_exit 0
+
 # search: a kernel name in the kernels view, highlighted, n for the next match
 start "$bin '$work/traces'"
 wait_for "Overview"
@@ -225,6 +262,16 @@ start "$bin '$work/runs'"
 wait_for "holds 2 runs"
 T send-keys -t h q
 tap_check "q in the picker quits (exit 0)" 'wait_exit 0'
+# --ranks: the same picker; the subset applies to the run opened from it
+start "$bin --ranks 0-1 '$work/runs'"
+tap_check "--ranks on a folder of runs: the picker lists them" \
+	'wait_for "holds 2 runs" && grep -q "b-traces" "$work/screen"'
+T send-keys -t h Enter
+wait_for "demo-ddp" >/dev/null
+T send-keys -t h 1
+tap_check "... the run opened from it loads the ranks --ranks names" 'wait_for "--ranks 0-1 left 14 rank dirs out"'
+T send-keys -t h Q
+tap_check "... Q quits (exit 0)" 'wait_exit 0'
 
 # an option the run has no family for: named on the shell's screen once the explorer is
 # gone (written to the terminal under the explorer's screen, the line was lost)

@@ -37,7 +37,7 @@ python3 - text attr >check.txt <<'PY'
 import re, sys
 text = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8")]
 attr = [l.rstrip("\n") for l in open(sys.argv[2], encoding="utf-8")]
-level = {".": 1, ":": 2, "-": 3, "\u2584": 4, "\u2585": 5, "\u2586": 6, "\u2588": 7}
+level = {".": 1, ":": 2, ";": 3, "\u2584": 4, "\u2585": 5, "\u2586": 6, "\u2588": 7}
 x0 = len(text[1]) - len(text[1].lstrip())   # the cells start under the first column label
 pairs = {}            # level -> set of pairs
 carried = long_carried = 0

@@ -10,7 +10,9 @@
 # critical-step marks and the step labels never mix: a label is drawn whole with a
 # blank on each side, or not at all, so no stray digits of a label stand between the
 # marks. A zoomed cell that jumps steps left out of the columns names the steps it holds
-# ("steps 98-99,150"), never one range across the gap. The dumps, joined, must equal
+# ("steps 98-99,150"), never one range across the gap. On node rows with a node open a
+# row holds each rank once and its label names them (not a rank it leaves to the next
+# row, nor a node whose ranks the next rows hold). The dumps, joined, must equal
 # tests/ui/heatmap_labels.screen (UPDATE=1 rewrites it; review the diff).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
@@ -118,6 +120,40 @@ LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/gap.keys" "$TS
 	>/dev/null 2>gap.err
 tap_check "a cell across a gap: the status row names its steps, not one range" \
 	'grep -q "^ rank 0  steps 98-99,150  compute worst " gap.txt && ! grep -q "step 98-150" gap.txt'
+
+# Node rows with a node open (400 ranks, 8 a node; 3 lines a row at 120x30): a row holds
+# each rank once and its label names the ranks it holds, on screen, in the status row and
+# in `e`'s cells. With node 49 open "node 48-rank 392" (node 48, node 49's line, rank 392)
+# holds ranks 384-392, not node 49's others, which the next rows hold; with node 47 open
+# "node 45-node 46" (node 47's line ending the row) holds nodes 45 and 46, never "node 47".
+# The values are checked against one row per rank (o, z).
+"$gen" d400 400 5 >/dev/null || { tap_notok "gen_demo d400 failed"; exit 0; }
+nodes_run() {   # nodes_run NAME KEYS: KEYS on d400 at 120x30, then a dump to NAME
+	printf '%s\n:dump %s/%s\nq\n' "$2" "$PWD" "$1" >"$1.keys"
+	LINES=30 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/$1.keys" "$TSCOPE_BIN" --tui --no-index \
+		d400 >/dev/null 2>"$1.err"
+	tap_rc $? "$1: the explorer ran the script"
+}
+nodes_run ranks "$(printf '2\no\nz\ne<C-u>%s/ranks.csv<Enter>' "$PWD")"
+nodes_run open49 "$(printf '2\n/rank 399<Enter>\n<Esc>\ne<C-u>%s/open49.csv<Enter>' "$PWD")"
+nodes_run open47 "$(printf '2\n/rank 380<Enter>\n<Esc>\nk\nk\ne<C-u>%s/open47.csv<Enter>' "$PWD")"
+cell() { awk -F, -v f="$2" '$1 == f && $3 == 0 { print $2 "|" $6 "|" $7 }' "$1"; }   # CSV FIRST: last|worst|mean
+agg() {   # "worst mean" of ranks $1..$2 at step 0, one row a rank
+	awk -F, -v a="$1" -v b="$2" '$3 == 0 && $1 >= a && $1 <= b { n++; s += $7; if ($6 > w) w = $6 }
+		END { printf "%.15g %.15g\n", w, s / n }' ranks.csv
+}
+near() { echo "$1" | awk -F'|' '{ printf "%.15g %.15g\n", $2, $3 }'; }   # last|worst|mean: "worst mean"
+tap_eq "node 49 open: row node 48-rank 392 holds ranks 384-392 (worst, mean)" "$(agg 384 392)" \
+	"$(near "$(cell open49.csv "node 48")")"
+tap_check "... its cell ends at rank 392, the next row starts at rank 393" \
+	'[ "$(cell open49.csv "node 48" | cut -d"|" -f1)" = 392 ] && grep -q "^393,395,0,0," open49.csv'
+tap_eq "node 47 open: row node 45-node 46 holds ranks 360-375 (worst, mean)" "$(agg 360 375)" \
+	"$(near "$(cell open47.csv "node 45")")"
+tap_check "... and says so: label column, status row (its worst on one of them), cells" \
+	'grep -q "^ *▸node 45-node 46 " open47 && grep -q "^376,378,0,0," open47.csv &&
+	 [ "$(cell open47.csv "node 45" | cut -d"|" -f1)" = "node 46" ] &&
+	 status=$(grep "^ node 45-node 46  step 0  compute worst .* worst on rank 3[67][0-9]\$" open47) &&
+	 r=${status##* } && [ "$r" -ge 360 ] && [ "$r" -le 375 ]'
 
 want="$TSCOPE_ROOT/tests/ui/heatmap_labels.screen"
 [ "${UPDATE:-}" = 1 ] && cp got "$want"

@@ -4,7 +4,8 @@
 # of the whole grid, not only the window) and where values outside it go (blank: at or
 # below the median and up to an eighth of the range above it; none above the
 # worst), gives every level's bounds and the missing
-# glyph; the axis note's "scale median LO..max HI" names the same LO and HI, and HI is
+# glyph (the pane's, not the tables' "-", which is no level's glyph either); the axis
+# note's "scale median LO..max HI" names the same LO and HI, and HI is
 # the worst cell `--export heatmap_cells` has. Level bounds keep the digits that tell them
 # apart (a narrow range: 108.8 ms .. 109.3 ms, not 109 ms .. 109 ms); a scale with no range
 # (every cell the same) says its levels above the first hold no cell.
@@ -38,6 +39,8 @@ tap_check "legend: the quiet level and the top level, ending at the worst" \
 tap_eq "legend: eight levels with bounds" 8 "$(grep -c '[0-9.]* ms \.\. [0-9.]* ms\|<= [0-9.]* ms (quiet' legend)"
 tap_check "legend: what a cell is and the missing glyph" \
 	'grep -q "A cell is the WORST value of its bucket" legend && grep -q "no value in the bucket (missing is not zero)" legend'
+tap_check "legend: a missing cell as this pane shows it (···), not the tables' - (one glyph, one meaning)" \
+	'grep -q "···  *a missing cell: no value in the bucket" legend && ! grep -q "never shown as 0" legend'
 tap_check "a blank (quiet) cell still has its exact value on the status row" \
 	'grep -q "^ rank 0  step 0-[0-9]*  compute worst 10[0-9] ms mean 10[0-9] ms" note'
 
@@ -64,6 +67,9 @@ tap_check "narrow range: every level's bounds differ and rise (enough digits to 
 awk '!c && (i = index($0, "Scale: ")) { c = i } c { print substr($0, c) }' legend8 | tr -s ' \n' '  ' >legend8.flat
 tap_check "narrow range: the scale sentence's worst is the top level's end" \
 	'grep -qF "to its worst cell, $(tail -n 1 bounds8), in 8 levels." legend8.flat'
+tap_check "ASCII: level 3 is ;;;, a missing cell ???, and no - stands for missing" \
+	'grep -q ";;;  *[0-9.]* [mu]*s \.\. " legend8 && grep -q "???  *a missing cell: " legend8 &&
+	 ! grep -q "never shown as 0" legend8'
 
 # A scale with no range (every cell the same): the levels above the first hold no cell,
 # and say so rather than "40 ms .. 40 ms".

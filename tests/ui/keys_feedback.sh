@@ -201,6 +201,49 @@ tap_check "Findings: s sorts by severity, high first (it was A to Z), s again lo
 tap_check "too small at 40x12: the words wrapped to the width, none cut" \
 	'grep -q "^terminal too small: 40x12\$" small40 && grep -q "^need at least 80x24;\$" small40 &&
 	 grep -q "^q quits, : runs a command\$" small40'
+# Space pages the ? help and the i legend as PgDn does (it did nothing there); `:` on the
+# too-small screen over an open overlay opens the prompt (it did nothing), the overlay
+# still open after; e refuses a name of blanks alone like an empty one (it wrote "   "),
+# and a name's trailing blank shows in quotes (the message hid it)
+cat >keys <<KEYS
+2
+?
+:dump $PWD/sp_help0
+<Space>
+:dump $PWD/sp_help1
+<Esc>?<PgDn>
+:dump $PWD/sp_help2
+<Esc>i
+:dump $PWD/sp_leg0
+<Space>
+:dump $PWD/sp_leg1
+<Esc>i<PgDn>
+:dump $PWD/sp_leg2
+<Esc>?
+:resize 20 60
+<C-l>:
+:dump $PWD/small_help
+resize 30 120<Enter>
+:dump $PWD/small_back
+:resize 30 120
+<Esc>3
+e<C-u>   <Enter>
+:dump $PWD/x_blank
+e<C-u>ranks.csv <Enter>
+:dump $PWD/x_trail
+KEYS
+tui "$demo"
+tap_check "Space pages the ? help as PgDn does" \
+	'! cmp -s sp_help0 sp_help1 && cmp -s sp_help1 sp_help2'
+tap_check "Space pages the i legend as PgDn does" \
+	'! cmp -s sp_leg0 sp_leg1 && cmp -s sp_leg1 sp_leg2'
+tap_check "too small with ? open: : opens the command prompt" 'msg small_help | grep -q "^:_"'
+tap_check "... a :resize back brings the panes, ? still open" \
+	'grep -q "1 Overview" small_back && grep -q "Keys (Esc closes" small_back'
+tap_check "e with a name of blanks alone: cancelled as with none, no file written" \
+	'msg x_blank | grep -q "^export cancelled: no file name given" && [ ! -e "   " ]'
+tap_check "e with a trailing blank: the file written, its name quoted in the message" \
+	'msg x_trail | grep -q "^exported 16 rows of .ranks. to '"'ranks.csv '"'\$" && [ -s "ranks.csv " ]'
 printf 'j<Bogus>\033[2J\n' >keys
 tui "$demo"
 tap_check "an unknown key name in a script: exit 2, the line quoted sanitized" \

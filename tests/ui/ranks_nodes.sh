@@ -3,8 +3,11 @@
 # node, with hostnames longer than the column (ASCII and CJK): each node row reads
 # "+name (8)", its name clipped at a character boundary with an ellipsis keeping where it
 # differs from the other rows shown (the node's number), the rank count whole; so no two
-# node rows read the same, nor do two rank rows (o) on different nodes. The v list
-# offers the nodes view only when the run has node information.
+# node rows read the same, nor do two rank rows (o) on different nodes. 160 ranks on
+# gpu-node-0000..0019: at 80x24 the node column gets the width the important columns
+# leave (gpu-node-0000 and gpu-node-0010 whole, not both "…0"), and the nodes view's key
+# column shows a 13-character name whole at every width (119 and 120 columns too). The v
+# list offers the nodes view only when the run has node information.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -14,14 +17,15 @@ fffd=$(printf '\357\277\275')
 . "$TSCOPE_ROOT/tests/tools/long_hosts.sh"
 long_host_runs "$gen" 64 20 || { tap_notok "gen_demo failed"; exit 0; }
 
-# session NAME RUN KEYS [ARGS]: the keys (one a line, :dump @/N dumps to NAME.N) against
-# RUN at 120x40
-session() {
-	printf '%s\nq\n' "$3" | sed "s|@/|$PWD/$1.|g" >"$1.keys"
-	LINES=40 COLUMNS=120 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/$1.keys" "$TSCOPE_BIN" --tui --no-index \
-		${4:-} "$2" >/dev/null 2>"$1.err"
-	tap_rc $? "$1: the explorer ran the script"
+# session_at COLS ROWS NAME RUN KEYS [ARGS]: the keys (one a line, :dump @/N dumps to
+# NAME.N) against RUN at COLSxROWS; session NAME RUN KEYS [ARGS]: at 120x40
+session_at() {
+	printf '%s\nq\n' "$5" | sed "s|@/|$PWD/$3.|g" >"$3.keys"
+	LINES=$2 COLUMNS=$1 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$PWD/$3.keys" "$TSCOPE_BIN" --tui --no-index \
+		${6:-} "$4" >/dev/null 2>"$3.err"
+	tap_rc $? "$3: the explorer ran the script"
 }
+session() { session_at 120 40 "$@"; }
 # the node cells (the last column) of a dump's table rows 3..LAST
 cells() { sed -n "3,${2}p" "$1" | sed 's/ *$//; s/.*  //'; }
 # check DUMP LAST MARK COUNT DESC: rows 3..LAST's node cells all differ, each has MARK
@@ -49,6 +53,26 @@ grep '^[^ ]* *[0-9]' ascii.2 | sed 's/ *$//; s/.*  //' | sort -u >rank_rows
 k=$(grep -o "node000[0-7]" rank_rows | sort -u | wc -l)
 tap_check "rank rows (o): as many different node cells as nodes shown ($k)" \
 	'[ "$k" -gt 1 ] && [ "$(wc -l <rank_rows)" = "$k" ]'
+# 160 ranks on twenty nodes named gpu-node-0000..0019
+"$gen" gpu 160 10 >/dev/null || tap_notok "gen_demo failed"
+r=0
+while [ $r -lt 160 ]; do
+	h=$(printf 'gpu-node-%04d' $((r / 8)))
+	sed "s/\"python\":/\"hostname\": \"$h\", \"python\":/" gpu/rank$r/run.json >gpu/run.json &&
+		mv gpu/run.json gpu/rank$r/run.json
+	r=$((r + 1))
+done
+session_at 80 24 gpu80 gpu "$(printf '3\n:dump @/1')"
+cells gpu80.1 22 >gpu80.cells
+tap_check "80x24: every node row's name whole, gpu-node-0010 apart from gpu-node-0000" \
+	'[ "$(grep -c "^.gpu-node-00[01][0-9] (8)\$" gpu80.cells)" = 20 ] && [ "$(sort -u gpu80.cells | wc -l)" = 20 ]'
+sed 's/^/# /' gpu80.cells
+for w in 119 120 80; do
+	session_at $w 40 "gpu_nodes$w" gpu "$(printf ':view nodes\n:dump @/1')"
+	tap_check "nodes view at $w columns: the key column's 13-character names whole" \
+		'[ "$(sed -n "3,22p" gpu_nodes$w.1 | grep -c "^.gpu-node-00[01][0-9]  ")" = 20 ]'
+done
+sed -n 2,3p gpu_nodes120.1 | sed 's/^/# /'
 # the v list offers the nodes view only with node information, as --export all writes
 # it: these hostnames, not two traces without a host or a GPU count
 mkdir tr && "$TSCOPE_ROOT/$TSCOPE_BUILD/tests/gen_trace" tr/r0.json 1 0 >/dev/null &&

@@ -6,6 +6,7 @@
 # then narrowed back, what it draws opened at 120x40. A zoom of the user's (+) is kept
 # through a resize, and clamped: never coarser than the fit of the new width (at 240
 # columns, zoomed to 2 steps a column, the fit is 2: the whole run, and the zoom ends).
+# Zooming out (-) after zooming in (+) comes back to the whole run, whatever the fit.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -34,6 +35,19 @@ tap_check "heatmap zoomed in (+: 2 steps/col) then resized to 80x24: the zoom is
 shot hm_clamp 40 120 "$(printf '2\n+\n:resize 40 240\n:resize 40 120')"
 tap_check "... widened to where 2 steps/col is the fit, then back: the zoom ended, the fit (4 steps/col)" \
 	'[ "$(note hm_clamp)" = "4 steps/col" ]'
+
+# - undoes +: at 100 columns the fit is 5 steps a column, + gives 2 and - the fit again
+# (not 4, which left the last steps off screen); at 160 columns 3, 1, 3; after + + - -
+# too. The screen is the one the heatmap opened with.
+for c in 100 160; do
+	shot hm_fit$c 40 $c '2'
+	shot hm_inout$c 40 $c "$(printf '2\n+\n-')"
+	shot hm_inout2_$c 40 $c "$(printf '2\n+\n+\n-\n-')"
+done
+tap_check "heatmap at 100 columns, + then -: back to the whole run (5 steps/col), as opened" \
+	'[ "$(note hm_fit100)" = "5 steps/col" ] && cmp -s hm_inout100 hm_fit100 && cmp -s hm_inout2_100 hm_fit100'
+tap_check "heatmap at 160 columns, + then -: back to the whole run (3 steps/col), as opened" \
+	'[ "$(note hm_fit160)" = "3 steps/col" ] && cmp -s hm_inout160 hm_fit160 && cmp -s hm_inout2_160 hm_fit160'
 
 shot st_fresh80 24 80 '4'
 shot st_fresh120 40 120 '4'

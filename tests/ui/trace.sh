@@ -1,7 +1,12 @@
 #!/bin/sh
 # trace.sh: the explorer on a traces-only run (two generated per-rank Kineto traces),
 # headless (TSCOPE_SCRIPT): ProfilerStep#N fill the heatmap, Enter on a cell (rank,
-# step) covered by a trace opens that step's kernels, Esc returns to the heatmap; the
+# step) covered by a trace opens that step's kernels, Esc returns to the heatmap; on a cell
+# of several steps (200 steps: the heatmap zoomed out) Enter opens the kernels of all of
+# them, the slow step's too, not only the first step's; the Steps pane draws one step
+# time whose phases split otherwise from step 21 flat, not float noise as a cliff, and
+# its legend's glossary says a ProfilerStep's comm is its exposed communication (the trace
+# views' comm all communication kernel time); the
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
 # to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
 # stragglers were not judged (their column is empty: which ranks tie for which place) or
@@ -49,9 +54,37 @@ tap_rc $? "9 opens the GPU time tab"
 grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
 tap_rc $? "F on traces: nothing to follow, said so; no LIVE state"
 
+# 200 steps: a cell holds several; rank 1's step 3 has a late (2 ms) all-reduce
+. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
+mkdir -p "$TMP/long"
+strag_rank 0 2 "" 200 4000 >"$TMP/long/rank0.json" && strag_rank 1 2 "3" 200 4000 >"$TMP/long/rank1.json"
+printf 'j\n:dump %s/lh.txt\n<Enter>\n:dump %s/lk.txt\nq\n' "$TMP" "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui --no-index "$TMP/long" >/dev/null 2>&1
+cell=$(grep -o 'rank 1  step [0-9]*-[0-9]*' "$TMP/lh.txt" | sed 's/.* step //')
+tap_check "a cell of several steps (rank 1, steps ${cell:-?}) opens all their kernels, the slow step 3's too" \
+	'[ -n "$cell" ] && grep -q "filter .rank=1 step>=${cell%-*} step<=${cell#*-}." "$TMP/lk.txt" &&
+	 grep -qE "^ +3 +1 ncclKernel_AllReduce +COMMUNICATION +1 +2 ms" "$TMP/lk.txt"'
+
+# 40 steps of 14455 us whose exposed all-reduce grows from 960 to 1360 us at step 21
+mkdir -p "$TMP/flat"
+{ head_of 0 1; s=1; while [ $s -le 40 ]; do t=$(((s - 1) * 14455)) c=960; [ $s -gt 20 ] && c=1360
+	step $s $t 14455; kernel gemm 7 $((t + 20)) 324 $((2 * s)); printf ,
+	kernel ncclKernel_AllReduce 24 $((t + 400)) $c $((2 * s + 1)); [ $s -lt 40 ] && printf ,; s=$((s + 1)); done
+  printf ']}\n'; } >"$TMP/flat/rank0.json"
+printf '4\n:dump %s/flat.txt\nq\n' "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=30 COLUMNS=100 "$BIN" --tui --no-index "$TMP/flat" >/dev/null 2>&1
+spark="^step_time   ▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁"
+spark="${spark}▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁ *$"
+tap_check "Steps pane: one step time, phases split otherwise: a flat step_time sparkline, no cliff" \
+	'grep -q "$spark" "$TMP/flat.txt"'
+printf '4\ni\n:dump %s/flat.legend\nq\n' "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=40 COLUMNS=100 "$BIN" --tui --no-index "$TMP/flat" >/dev/null 2>&1
+tap_check "Steps pane legend: a ProfilerStep's comm is its exposed communication, the trace views' all of it" \
+	'tr -s " \n" " " <"$TMP/flat.legend" | grep -q "comm The phase comm of a step record; for a trace.s \
+ProfilerStep, its exposed communication: .* In the trace views: GPU time in communication kernels, overlapped or not"'
+
 # ranks 1-3 late once each tie for HTA's 2 places; ranks 1 and 2 tie for its second, below
 # rank 3; rank 0's clock is 3 s ahead in the other
-. "$TSCOPE_ROOT/tests/tools/trace_events.sh"
 mkdir -p "$TMP/tie" "$TMP/tie2" "$TMP/clock"
 for r in 0 1 2 3; do strag_rank $r 4 "$r" 4 9800 >"$TMP/tie/rank$r.json"; done
 strag_rank 0 4 "" 5 4000 >"$TMP/tie2/rank0.json" && strag_rank 1 4 "1 2" 5 4000 >"$TMP/tie2/rank1.json"

@@ -8,6 +8,7 @@
  * not judged there), and pytscope's diff semantics over run.json (Python equality
  * 1 == 1.0 == True, str()/repr() of values, <absent>, the notes) and the Overview lines
  * (compare_summary: the notes flagged prose). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/compare/compare.h"
@@ -33,6 +34,8 @@ struct spec {
 	int skip_rank;           /* a rank id left out, -1: none */
 	const char *meta;        /* run.json of rank 0, or NULL */
 	int cut_rank1, cut_to;   /* rank id + 1 whose steps stop before step cut_to (0: none) */
+	int lo;                  /* the first step number (steps lo..steps-1) */
+	int bare_rank1;          /* rank id + 1 that records comm only, no compute phase (0: none) */
 };
 
 static struct run *make_run(const struct spec *sp)
@@ -52,9 +55,15 @@ static struct run *make_run(const struct spec *sp)
 			rank_exact_scalars(rs);
 		int steps = r + 1 == sp->cut_rank1 ? sp->cut_to : sp->steps;
 		for (int s = 0; s < steps; s++) {
-			size_t pos = rank_append(rs, s, 1000.0 + s, true);
 			double slow = r == sp->slow_rank && s >= sp->from ? 1.2 : 1.0;
-			rank_set(rs, pos, fwd, (double)(long)(5e7 * slow * (1 + 0.04 * (rnd() - 0.5))) / 1e9);
+			double f = (double)(long)(5e7 * slow * (1 + 0.04 * (rnd() - 0.5))) / 1e9;
+			if (s < sp->lo) { /* the same noise at every step number, whatever the first */
+				rnd();
+				continue;
+			}
+			size_t pos = rank_append(rs, s, 1000.0 + s, true);
+			if (r + 1 != sp->bare_rank1)
+				rank_set(rs, pos, fwd, f);
 			rank_set(rs, pos, comm, (double)(long)(1e7 * (1 + 0.1 * rnd())) / 1e9);
 			if (r == 0)
 				rank_set(rs, pos, loss, 2.0 / (1.0 + 0.01 * s));
@@ -76,7 +85,7 @@ static struct compare *pair(const struct spec *a, const struct spec *b)
 
 static void test_regression(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 2, 3, 40, -1, NULL, 0, 0 };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 2, 3, 40, -1, NULL, 0, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r != NULL, "ranks compared");
@@ -99,7 +108,7 @@ static void test_regression(void)
 
 static void test_identical_and_noise(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = a;
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = a;
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r->identical && !r->nregressed && !r->nimproved && !r->slower && !r->faster, "identical: no difference");
@@ -124,7 +133,7 @@ static void test_identical_and_noise(void)
 
 static void test_scope(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 80, 1, -1, 0, 7, NULL, 0, 0 };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 80, 1, -1, 0, 7, NULL, 0, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	is_int(r->ncommon, 80, "common steps: 80");
@@ -139,10 +148,30 @@ static void test_scope(void)
 	compare_free(c);
 }
 
-/* A rank of B without step records: the other ranks are compared, that one named. */
+/* Every figure of the ranks of c and d (of the ranks of both: the same pair but for a
+ * rank out of the comparison) the same: basis, means, time lost, wall. */
+static bool same_figures(struct compare *c, struct compare *d)
+{
+	const struct cmp_ranks *x = compare_ranks(c), *y = compare_ranks(d);
+	bool same = x->by_step_time == y->by_step_time && x->has_wall == y->has_wall &&
+		    x->a_wall_ms == y->a_wall_ms && x->b_wall_ms == y->b_wall_ms && x->nregressed == y->nregressed;
+	for (size_t i = 0, j = 0; i < x->n && j < y->n; i++, j++) {
+		while (j < y->n && y->v[j].rank < x->v[i].rank)
+			j++;
+		if (j == y->n || y->v[j].rank != x->v[i].rank || !x->v[i].n || !y->v[j].n)
+			continue;
+		const struct cmp_rank *p = &x->v[i], *q = &y->v[j];
+		same = same && p->a_ms == q->a_ms && p->b_ms == q->b_ms && p->has_lost == q->has_lost &&
+		       fabs(p->a_lost_s - q->a_lost_s) < 1e-12 && fabs(p->b_lost_s - q->b_lost_s) < 1e-12;
+	}
+	return same;
+}
+
+/* A rank of B without step records: the other ranks are compared, that one named; it is
+ * left out as an absent rank is (the others compared by compute, with the same figures). */
 static void test_empty_rank(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, -1, 0, -1, NULL, 4, 0 };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 2, 5, 60, -1, NULL, 4, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r != NULL && r->ncompared_ranks == 7, "empty rank: 7 ranks compared");
@@ -150,6 +179,71 @@ static void test_empty_rank(void)
 	compare_verdict(c, v, sizeof(v));
 	ok(strncmp(v, "step times not compared", 23) != 0 && strstr(v, "; not compared: rank 3 (no step records in B)"),
 	   "verdict: %s", v);
+	ok(!r->by_step_time && !r->step_time_why, "empty rank: the others compared by compute (%s)",
+	   r->step_time_why ? r->step_time_why : "");
+	struct spec gone = b;
+	gone.skip_rank = 3;
+	gone.cut_rank1 = 0;
+	struct compare *d = pair(&a, &gone);
+	ok(same_figures(c, d), "empty rank: the figures of a B without that rank");
+	ok(r->nregressed == 1 && r->v[r->order[0]].has_lost, "empty rank: rank 5 regressed, with its time lost");
+	compare_free(d);
+	compare_free(c);
+}
+
+/* A rank of A only, without a compute phase: not compared, so no reason to weigh the
+ * others' step time instead of their compute. */
+static void test_bare_rank_one_side(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 2, 5, 60, 7, NULL, 0, 0, 0, 0 };
+	a.bare_rank1 = 8;
+	struct compare *c = pair(&a, &b);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(!r->by_step_time && !r->step_time_why, "a bare rank of A only: compared by compute (%s)",
+	   r->step_time_why ? r->step_time_why : "");
+	compare_free(c);
+	a.ranks = b.ranks = 7; /* ... as when the bare rank is in both: then its lack counts */
+	a.bare_rank1 = 7;
+	b.skip_rank = -1;
+	c = pair(&a, &b);
+	r = compare_ranks(c);
+	ok(r->by_step_time && r->step_time_why && strstr(r->step_time_why, "rank 6 records no compute phase"),
+	   "a bare rank of both: compared by step time (%s)", r->step_time_why ? r->step_time_why : "");
+	compare_free(c);
+}
+
+/* B records steps 40-79 of A's 0-119: the steps only A has are two stretches, named as
+ * such, never as the range 0-119 that holds the compared ones. With steps of one side only
+ * the time lost is over the common steps: that of the pair with A cut to them too. */
+static void test_gap_span_and_time_lost(void)
+{
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 80, 2, 5, 50, -1, NULL, 0, 0, 40, 0 };
+	struct compare *c = pair(&a, &b);
+	char s[512];
+	compare_scope(c, s, sizeof(s));
+	ok(strstr(s, "not compared: ranks 0-7 steps 0-39, 80-119 (80 only in A)") != NULL, "scope: %s", s);
+	const struct cmp_ranks *r = compare_ranks(c);
+	ok(r->nregressed == 1 && r->v[5].has_lost && r->v[5].b_lost_s > r->v[5].a_lost_s && !r->no_lost[0],
+	   "one-sided steps: time lost over the common steps (rank 5: %.3f -> %.3f s)", r->v[5].a_lost_s,
+	   r->v[5].b_lost_s);
+	ok(strcmp(compare_regression_by(r), "by increase in time lost") == 0, "regressions ordered by time lost");
+	compare_free(c);
+	b.steps = 120; /* B: steps 40-119; A: 0-119, then A cut to 40-119 as well */
+	struct spec cut = a;
+	cut.lo = 40;
+	c = pair(&a, &b);
+	struct compare *d = pair(&cut, &b);
+	ok(compare_ranks(c)->v[5].has_lost && same_figures(c, d),
+	   "... the time lost of the pair over those steps alone");
+	compare_free(d);
+	compare_free(c);
+	struct spec one = { 1, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 };
+	struct spec one_b = { 1, 120, 2, 0, 50, -1, NULL, 0, 0, 0, 0 };
+	c = pair(&one, &one_b);
+	r = compare_ranks(c);
+	ok(r->nregressed == 1 && !r->v[0].has_lost && strstr(r->no_lost, "step time") &&
+	   strcmp(compare_regression_by(r), "by increase in step time over the common steps") == 0,
+	   "single ranks: no time lost, why (%s), ordered by step time", r->no_lost);
 	compare_free(c);
 }
 
@@ -157,7 +251,7 @@ static void test_empty_rank(void)
  * is its own, and the left-out steps named. */
 static void test_short_rank(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 2, 5, 60, -1, NULL, 4, 60 };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 2, 5, 60, -1, NULL, 4, 60, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r->nregressed == 1 && r->v[r->order[0]].rank == 5, "short rank: rank 5 regressed");
@@ -173,7 +267,7 @@ static void test_short_rank(void)
 /* Ranks of B only do not weigh in the per-step wall, and are named. */
 static void test_wall_common_ranks(void)
 {
-	struct spec a = { 4, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, 6, 0, -1, NULL, 0, 0 };
+	struct spec a = { 4, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 1, 6, 0, -1, NULL, 0, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct cmp_ranks *r = compare_ranks(c);
 	ok(r->has_wall && r->a_wall_ms == r->b_wall_ms && !r->slower, "wall over ranks 0-3 only: the same");
@@ -208,7 +302,7 @@ static const char *status_of(struct compare *c, const char *id, int rank, char *
 
 static void test_findings_match(void)
 {
-	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0 }, b = { 8, 120, 1, -1, 0, 7, NULL, 0, 0 };
+	struct spec a = { 8, 120, 1, -1, 0, -1, NULL, 0, 0, 0, 0 }, b = { 8, 120, 1, -1, 0, 7, NULL, 0, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	set_finding(c->a, "CONFIG.RANKS_DIFFER", 7);
 	set_finding(c->a, "ENV.RANKS_DIFFER", 7);
@@ -256,11 +350,12 @@ static void test_pydiff(void)
 	struct spec a = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"a\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3, \"flag\": true, "
 			  "\"tags\": [1, 2.0, \"it's\"], \"reprs\": [1e16, 1e-05, 100.0, 0.1, 123456789.5, -2.5e-300, \"a\\\"b'c\"]}, \"environment\": {\"cudnn_benchmark\": true, \"gpu_count\": 1, "
-			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}", 0, 0 };
+			  "\"torch\": \"2.3\", \"env\": {\"PYTHONHASHSEED\": \"0\"}}}", 0, 0, 0, 0 };
 	struct spec b = { 1, 30, 1, -1, 0, -1,
 			  "{\"name\": \"b\", \"config\": {\"lr\": 1e-05, \"big\": 1e16, \"n\": 3.0, \"flag\": 1, "
 			  "\"tags\": [1, 2, \"it's\"], \"reprs\": [], \"opt\": {\"m\": 0.9, \"nest\": [null, false]}}, "
-			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}", 0, 0 };
+			  "\"environment\": {\"cudnn_benchmark\": 1, \"gpu_count\": 1.0, \"torch\": \"2.4\"}}",
+			  0, 0, 0, 0 };
 	struct compare *c = pair(&a, &b);
 	const struct pydiff *d = compare_pydiff(c);
 	ok(d && strcmp(d->name_a, "a") == 0 && strcmp(d->name_b, "b") == 0, "names from run.json");
@@ -314,6 +409,8 @@ int main(void)
 	test_identical_and_noise();
 	test_scope();
 	test_empty_rank();
+	test_bare_rank_one_side();
+	test_gap_span_and_time_lost();
 	test_short_rank();
 	test_wall_common_ranks();
 	test_findings_match();

@@ -66,6 +66,10 @@ static void test_sanitize(void)
 	is_int(text_bar_cells(NAN, 30), 0, "bar cells: NaN draws nothing");
 	ok(fabs(text_frac(1e308, -1e308, 1.5e308) - 0.8) < 1e-12 && text_frac(1e308, -1e308, 1.5e308) <= 1,
 	   "frac has no overflow over an unrepresentable span");
+	ok(text_flat(0.000324 + 0.00136 + 0.012771, 0.014455) && text_flat(-1e308, -1e308) && text_flat(0, 0),
+	   "flat: one value but for float noise (phases summed in another order)");
+	ok(!text_flat(0.014455, 0.014456) && !text_flat(0, 1e-300) && !text_flat(-1e308, 1e308) && !text_flat(0, NAN),
+	   "flat: not a real difference, however small, nor across 0, nor NaN");
 	char *d = text_sanitize_dup("plain", 0);
 	is_str(d, "plain", "clean text passes unchanged");
 	free(d);

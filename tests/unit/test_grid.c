@@ -22,6 +22,27 @@ static bool val(void *ud, size_t r, size_t c, double *out)
 	return true;
 }
 
+/* Node b open (lines a, b, 1, 3): its line alone covers the node, but among several lines
+ * it covers none of its rows (they are lines of their own), so lines cut into buckets
+ * hold each row once and a bucket's label ends with the last line whose rows it holds. */
+static void test_outline_open(const struct grid_src *src, const struct grid_blocks *b, const struct outline *ol)
+{
+	double w = 0, m = 0;
+	size_t wr = 99, a0, a1;
+	is_int(grid_rect_lines(src, b, ol, 1, 2, 50, 60, &w, &m, &wr), 20, "open b's line alone: both its rows");
+	is_int(wr, 3, "... its worst the spike of row 3");
+	is_int(grid_rect_lines(src, b, ol, 1, 3, 50, 60, &w, &m, &wr), 10, "b's line and rank 1: row 1 alone");
+	is_dbl(w, 1.059, 1e-9, "... not the spike of row 3, which the next bucket holds");
+	is_int(grid_rect_lines(src, b, ol, 0, 3, 0, 1, &w, &m, &wr), 4, "a, b's line, rank 1: rows 0, 2, 4, 1");
+	is_dbl(m, 7.0 / 4, 1e-9, "... their mean, row 1 counted once");
+	is_int(grid_rect_lines(src, b, ol, 0, 2, 0, 1, &w, &m, &wr), 3, "a and b's line: a's three rows");
+	outline_span(ol, 0, 2, &a0, &a1);
+	is_int(a1 - a0, 3, "... its span a's members");
+	is_int(outline_last(ol, 0, 2), 0, "... and its label ends at a");
+	is_int(outline_last(ol, 1, 3), 2, "b's line and rank 1: the label ends at rank 1");
+	is_int(outline_last(ol, 1, 2), 1, "b's line alone ends its own label");
+}
+
 /* Rows {0,2,4} form node "a" (rep 4), rows {1,3} node "b" (rep 3): the outline's lines,
  * the rows a line covers, the worst row of a node, reveal. */
 static void test_outline(const struct grid_src *src, const struct grid_blocks *b)
@@ -55,7 +76,9 @@ static void test_outline(const struct grid_src *src, const struct grid_blocks *b
 	struct table *t = grid_cells_table(src, b, &win);
 	is_int(t->nrow, 2, "cells as shown: two buckets of two lines");
 	is_str(table_cell(t, 1, 0)->text, "1", "second bucket starts at rank line 1");
+	is_str(table_cell(t, 0, 1)->text, "a", "first bucket (a, open b's line) ends at a: it holds none of b's rows");
 	table_free(t);
+	test_outline_open(src, b, &ol);
 	outline_set(&ol, 1, false);
 	is_int(ol.nline, 2, "closing node b again");
 	outline_free(&ol);

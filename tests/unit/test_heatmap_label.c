@@ -4,12 +4,14 @@
  * does not is clipped to the width at a character boundary with an ellipsis, and names
  * that differ never clip to the same text, at every width from 6 columns on: workers one
  * port apart, nodes with long ASCII and CJK hostnames, hostnames differing in the middle,
- * short names with a long common end. */
+ * short names with a long common end, twenty numbered hosts (gpu-node-0000 and
+ * gpu-node-0010 differ in two places), at the end or in the middle. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/text.h"
+#include "model/xalloc.h"
 #include "ui/label_fit.h"
 #include "tests/tap.h"
 
@@ -18,7 +20,7 @@
 static const char *fit_set(char *const *names, size_t n, int w, unsigned flags)
 {
 	static char why[160];
-	char *out[8];
+	char *out[24];
 	const char *bad = NULL;
 	for (size_t i = 0; i < n; i++)
 		out[i] = label_fit(names, n, i, w, flags);
@@ -64,6 +66,13 @@ int main(void)
 	check_set("CJK hostnames", cjk, 2);
 	check_set("hostnames differing in the middle", middle, 2);
 	check_set("names differing early, with a long common end", short_start, 2);
+	char *hosts[20], *fqdn[20];
+	for (int i = 0; i < 20; i++) {
+		hosts[i] = xasprintf("gpu-node-%04d", i);
+		fqdn[i] = xasprintf("node%04d.hpc.example.org", i);
+	}
+	check_set("twenty numbered hosts", hosts, 20);
+	check_set("twenty hosts numbered in the middle", fqdn, 20);
 
 	char *s = label_fit(ports, 2, 0, 42, 0);
 	is_str(s, ports[0], "a name that fits is whole");
@@ -80,5 +89,15 @@ int main(void)
 	else
 		ok(true, "# SKIP no C.UTF-8 locale: CJK widths unknown");
 	free(s);
+	s = label_fit(hosts, 20, 10, 9, 0);
+	is_str(s, "\u2026ode-0010", "tight, a name differing near its end keeps its last columns");
+	free(s);
+	s = label_fit(fqdn, 20, 10, 8, 0);
+	is_str(s, "\u202610.hpc\u2026", "tight, every place a name differs from the others in view");
+	free(s);
+	for (int i = 0; i < 20; i++) {
+		free(hosts[i]);
+		free(fqdn[i]);
+	}
 	return tap_done();
 }

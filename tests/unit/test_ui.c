@@ -128,6 +128,18 @@ static void test_theme_glyph(void)
 	for (int i = 1; i <= 3; i++)
 		marks &= strlen(glyph_utf8()->heat[i]) == 1 && strlen(a->heat[i]) == 1;
 	ok(marks, "heat: levels 1-3 are one-byte marks in both glyph sets");
+	/* the heatmap legend shows the ramp with the missing cell and the node glyphs: no
+	 * level reads as one of them nor as the tables' missing "-" (one glyph, one meaning) */
+	for (int set = 0; set < 2; set++) {
+		const struct glyphs *g = set ? glyph_utf8() : a;
+		const char *other[] = { g->missing, g->closed, g->opened, "-" };
+		bool apart = true;
+		for (int i = 0; i < GLYPH_HEAT; i++)
+			for (size_t k = 0; k < sizeof(other) / sizeof(*other); k++)
+				apart &= strcmp(g->heat[i], other[k]) != 0;
+		ok(apart, "heat (%s): no level's glyph is the missing cell's, a node's or the tables' missing -",
+		   set ? "UTF-8" : "ASCII");
+	}
 }
 
 static struct run *hostile_run(void)
