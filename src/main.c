@@ -653,9 +653,9 @@ static bool follow_refused(const struct cli *cli, const struct run *run)
 	if (!cli->opts.follow || follow_applies(run))
 		return false;
 	ui_load_end(false);
-	fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these PATHs hold "
-	      "none (traces, sweeps, sizing, Cerebras and DASF files are written whole): open them without --follow\n",
-	      stderr);
+	fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them, and GenAI-Perf "
+	      "sweeps and NAT sizing jobs as they grow; these PATHs hold none (traces, Cerebras and DASF files are "
+	      "written whole): open them without --follow\n", stderr);
 	return true;
 }
 

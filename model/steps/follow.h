@@ -137,9 +137,10 @@ enum follow_state { FOLLOW_WAITING, FOLLOW_RUNNING, FOLLOW_IDLE, FOLLOW_STALLED,
 enum { FOLLOW_GREW = 1, FOLLOW_RELOADED = 2, FOLLOW_FINDINGS = 4 };
 
 /* Whether following has anything to read: the run holds pytscope step logs or run.json
- * (a job that has not written a step yet), or nothing yet: no file (the job has not
- * started, or made its rank dirs and wrote nothing in them yet) or no data. Traces,
- * sweeps, sizing, Cerebras and DASF files are written whole, at the end. */
+ * (a job that has not written a step yet), a GenAI-Perf sweep or NAT sizing jobs (written
+ * a level or a job at a time: loaded again as they change), or nothing yet: no file (the
+ * job has not started, or made its rank dirs and wrote nothing in them yet) or no data.
+ * Traces, Cerebras and DASF files are written whole, at the end. */
 bool follow_applies(const struct run *run);
 /* Follow the pytscope data under paths (run dirs or steps.jsonl files). */
 struct follow *follow_new(struct run *run, const char *const *paths, size_t npaths,

@@ -31,9 +31,11 @@ enum { META_EVERY = 5 };
 
 bool follow_applies(const struct run *run)
 {
+	static const char *const grown[] = { "pytscope", "genai-perf", "nat" };   /* a sweep: a level at a time */
 	for (size_t i = 0; i < run->nsrc; i++)
-		if (strcmp(run->src[i].format, "pytscope") == 0)
-			return true;
+		for (size_t k = 0; k < ARRAY_LEN(grown); k++)
+			if (run->src[i].format && strcmp(run->src[i].format, grown[k]) == 0)
+				return true;
 	return run->nsrc == 0 || run_is_empty(run);   /* no file yet: rank dirs made before their first file */
 }
 

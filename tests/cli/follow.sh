@@ -212,8 +212,16 @@ mkdir tr
 "$TSCOPE_BIN" --follow tr >tr.out 2>tr.err </dev/null
 rc=$?
 tap_check "--follow on traces: exit 2, says it reads step logs, nothing followed" \
-	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them; these \
-PATHs hold none" tr.err && [ ! -s tr.out ]'
+	'[ "$rc" -eq 2 ] && grep -q "^tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them, \
+and GenAI-Perf sweeps and NAT sizing jobs as they grow; these PATHs hold none" tr.err && [ ! -s tr.out ]'
+# A GenAI-Perf sweep that exists already is followed (written a level at a time), as one
+# that appears under a followed PATH is: not refused
+"$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests/gen_sweep" swx 50 4 2 0 >/dev/null
+timeout --preserve-status -s TERM 3 "$TSCOPE_BIN" --no-index --print --follow --interval 0.2 swx >swx.out 2>swx.err </dev/null
+rc=$?
+tap_check "--follow on an existing sweep: followed until SIGTERM (143), not refused" \
+	'[ "$rc" -eq 143 ] && grep -q "following every 0.2 s; a sweep: one line per reload" swx.err &&
+	 ! grep -q "reads pytscope step logs" swx.err'
 # Rank dirs made, no file in them yet (a job's first seconds): followed, not refused; the
 # job then written finishes (exit 0; a 4 s floor, as in 1).
 mkdir -p early/rank0 early/rank1
