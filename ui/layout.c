@@ -44,3 +44,16 @@ struct rect layout_center(const struct rect *r, int h, int w)
 		w = r->w;
 	return (struct rect){ r->y + (r->h - h) / 2, r->x + (r->w - w) / 2, h, w };
 }
+
+size_t layout_zoom_level(size_t fit, size_t spc, bool finer)
+{
+	size_t s = fit;
+	if (!finer) {
+		while (s / 2 > spc)
+			s /= 2;
+		return s;
+	}
+	while (s >= spc && s > 1)
+		s /= 2;
+	return s < spc ? s : spc;
+}

@@ -32,6 +32,13 @@ struct heat_geom {
 };
 void layout_heatmap(const struct rect *body, int label_w, struct heat_geom *g);
 
+/* The zoom levels of a pane that shows spc steps a column (the heatmap, Steps): fit (the
+ * whole run at the width) and its halvings, fit/2, fit/4 ... 1 (whole division). The next
+ * finer level below spc (finer), else the next coarser above it, at most fit: - after +
+ * comes back to the view it left, the last - to the whole run; a spc off the ladder (a
+ * zoom kept through a resize) joins it at its next key. */
+size_t layout_zoom_level(size_t fit, size_t spc, bool finer);
+
 /* Centered box of at most h x w inside r. */
 struct rect layout_center(const struct rect *r, int h, int w);
 

@@ -622,21 +622,10 @@ static unsigned toggle_node(struct hpane *p, struct app *app)
 	return PR_HANDLED;
 }
 
-/* The zoom levels: the fit (the whole run at this width) and its halvings, fit/2,
- * fit/4 ... 1 (whole division). + takes the next finer one, - the next coarser, so - after
- * + comes back to the view it left, the last - to the whole run (a zoom kept through a
- * resize, off the new width's levels, joins them at its next key). */
+/* The zoom level next to the view's (layout_zoom_level) at this width. */
 static size_t zoom_level(const struct hpane *p, bool finer)
 {
-	size_t s = fit_spc(p, p->w);
-	if (!finer) {
-		while (s / 2 > p->spc)
-			s /= 2;
-		return s;
-	}
-	while (s >= p->spc && s > 1)
-		s /= 2;
-	return s < p->spc ? s : p->spc;
+	return layout_zoom_level(fit_spc(p, p->w), p->spc, finer);
 }
 
 static void move_col(struct hpane *p, long d)

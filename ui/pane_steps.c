@@ -121,6 +121,13 @@ static bool series_value(const struct spane *p, int s, size_t pos, double *out)
 	return p->series[s] >= 0 && steps_value(p->m, p->ri, p->series[s], pos, out);
 }
 
+/* Records a column at which the rank's records fit the width. */
+static size_t fit_spc(const struct spane *p)
+{
+	size_t n = nrec(p);
+	return p->w > 0 && n > (size_t)p->w ? (n + (size_t)p->w - 1) / (size_t)p->w : 1;
+}
+
 /* The window after a move, a zoom, a new size or new records: a view not zoomed fits
  * all the rank's records at the width it has now (a resize too); a zoom is kept, never
  * coarser than that fit (reaching it ends the zoom). */
@@ -132,7 +139,7 @@ static void fix_view(struct spane *p)
 		p->cur = n ? n - 1 : 0;
 	if (p->w <= 0)
 		return;
-	size_t fit = n > (size_t)p->w ? (n + (size_t)p->w - 1) / (size_t)p->w : 1;
+	size_t fit = fit_spc(p);
 	if (!p->zoomed || !p->spc || p->spc >= fit) {
 		p->spc = fit;
 		p->zoomed = false;
@@ -368,14 +375,14 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	case ACT_HALF_DOWN: p->cur += hp; break;
 	case ACT_TOP: p->cur = 0; break;
 	case ACT_BOTTOM: p->cur = n ? n - 1 : 0; break;
-	case ACT_ZOOM_IN:
-		if (p->spc > 1) {
-			p->spc /= 2;
+	case ACT_ZOOM_IN:   /* the zoom levels: layout_zoom_level, as the heatmap's */
+		if (layout_zoom_level(fit_spc(p), spc, true) < spc) {
+			p->spc = layout_zoom_level(fit_spc(p), spc, true);
 			p->zoomed = true;
 		}
 		p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0;
 		break;
-	case ACT_ZOOM_OUT: p->spc *= 2; break;   /* back at the fit: no longer zoomed (fix_view) */
+	case ACT_ZOOM_OUT: p->spc = layout_zoom_level(fit_spc(p), spc, false); break;   /* at the fit: unzoomed */
 	default: return PR_NONE;
 	}
 	fix_view(p);

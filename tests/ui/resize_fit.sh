@@ -49,6 +49,14 @@ tap_check "heatmap at 100 columns, + then -: back to the whole run (5 steps/col)
 tap_check "heatmap at 160 columns, + then -: back to the whole run (3 steps/col), as opened" \
 	'[ "$(note hm_fit160)" = "3 steps/col" ] && cmp -s hm_inout160 hm_fit160 && cmp -s hm_inout2_160 hm_fit160'
 
+# the same ladder in Steps: at 90 columns + then - came back at 6 records a column, not the
+# fit's 7 (the last records off screen)
+shot st_fit90 40 90 '4'
+shot st_inout90 40 90 "$(printf '4\n+\n-')"
+shot st_inout2_90 40 90 "$(printf '4\n+\n+\n-\n-')"
+tap_check "Steps at 90 columns, + then - (and + + - -): back to the whole run, as opened" \
+	'cmp -s st_inout90 st_fit90 && cmp -s st_inout2_90 st_fit90'
+
 shot st_fresh80 24 80 '4'
 shot st_fresh120 40 120 '4'
 shot st_shrunk 40 120 "$(printf '4\n:resize 24 80')"

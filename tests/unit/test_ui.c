@@ -45,6 +45,19 @@ static void test_layout(void)
 	is_int(c.h, l.body.h, "center clamps height");
 }
 
+/* The zoom ladder: fit and its whole halvings; - after + comes back, the last - to fit. */
+static void test_zoom_level(void)
+{
+	is_int((int)layout_zoom_level(7, 7, true), 3, "fit 7: + gives 3");
+	is_int((int)layout_zoom_level(7, 3, true), 1, "... + again gives 1");
+	is_int((int)layout_zoom_level(7, 1, true), 1, "... 1 is the finest");
+	is_int((int)layout_zoom_level(7, 1, false), 3, "... - gives 3");
+	is_int((int)layout_zoom_level(7, 3, false), 7, "... - again the fit, 7 (not 6)");
+	is_int((int)layout_zoom_level(195, 97, false), 195, "fit 195: - from 97 gives 195 (not 194)");
+	is_int((int)layout_zoom_level(8, 5, false), 8, "a zoom off the ladder (5, kept through a resize) joins it");
+	is_int((int)layout_zoom_level(8, 5, true), 4, "... + from it gives the next finer level, 4");
+}
+
 static void test_keymap(void)
 {
 	int k;
@@ -315,6 +328,7 @@ int main(void)
 {
 	test_list_cursor();
 	test_layout();
+	test_zoom_level();
 	test_keymap();
 	test_theme_glyph();
 	test_headless();
