@@ -361,5 +361,7 @@ static bool shard_traces_current(const struct index_cli *c, const char *dir, siz
 
 bool index_health_shard_current(const struct index_cli *c, const char *dir, size_t *ranks, size_t *traces)
 {
-	return shard_steps_current(c, dir, ranks) & shard_traces_current(c, dir, traces);
+	bool steps = shard_steps_current(c, dir, ranks);
+	bool traced = shard_traces_current(c, dir, traces);   /* both: each sets its count */
+	return steps && traced;
 }
