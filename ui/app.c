@@ -860,7 +860,8 @@ unsigned app_key(struct app *app, int key)
 		relayout(app);
 		return PR_RELAYOUT | PR_REDRAW;
 	}
-	if (keymap_lookup(key) == ACT_REDRAW) {   /* C-l: over a prompt, an overlay, the too-small screen too */
+	enum action a = keymap_lookup(key);
+	if (a == ACT_REDRAW) {   /* C-l: over a prompt, an overlay, the too-small screen too */
 		app->full_redraw = true;
 		return PR_REDRAW;
 	}
@@ -868,7 +869,6 @@ unsigned app_key(struct app *app, int key)
 		return prompt_key(app, key);
 	if (key == KEY_MOUSE)
 		return app_mouse(app);
-	enum action a = keymap_lookup(key);
 	if (app->lay.too_small) {   /* q quits; `:` still takes a command (a `:resize` back), an overlay kept */
 		if (a == ACT_QUIT || a == ACT_QUIT_ALL)
 			app->quit = true;

@@ -656,13 +656,13 @@ static unsigned hp_handle(void *priv, struct app *app, enum action a)
 	case ACT_RIGHT: move_col(p, spc); break;
 	case ACT_PAN_LEFT: move_col(p, -half); p->c0 = p->c0 > (size_t)half ? p->c0 - (size_t)half : 0; break;
 	case ACT_PAN_RIGHT: move_col(p, half); p->c0 += (size_t)half; break;
-	case ACT_ZOOM_IN:
-		if (zoom_level(p, true) < p->spc) {
-			p->spc = zoom_level(p, true);
-			p->zoomed = true;
-		}
+	case ACT_ZOOM_IN: {
+		size_t finer = zoom_level(p, true);   /* p->spc itself at 1 step a column */
+		p->zoomed |= finer < p->spc;
+		p->spc = finer;
 		p->c0 = p->cur_c > (size_t)half / 2 ? p->cur_c - (size_t)half / 2 : 0;
 		break;
+	}
 	case ACT_ZOOM_OUT: p->spc = zoom_level(p, false); break;   /* back at the fit: no longer zoomed (hm_fix_view) */
 	case ACT_ROWS:
 		p->one_per_row = !p->one_per_row;

@@ -375,13 +375,13 @@ static unsigned sp_handle(void *priv, struct app *app, enum action a)
 	case ACT_HALF_DOWN: p->cur += hp; break;
 	case ACT_TOP: p->cur = 0; break;
 	case ACT_BOTTOM: p->cur = n ? n - 1 : 0; break;
-	case ACT_ZOOM_IN:   /* the zoom levels: layout_zoom_level, as the heatmap's */
-		if (layout_zoom_level(fit_spc(p), spc, true) < spc) {
-			p->spc = layout_zoom_level(fit_spc(p), spc, true);
-			p->zoomed = true;
-		}
+	case ACT_ZOOM_IN: {   /* the zoom levels: layout_zoom_level, as the heatmap's */
+		size_t finer = layout_zoom_level(fit_spc(p), spc, true);   /* spc itself at 1 record a column */
+		p->zoomed |= finer < spc;
+		p->spc = finer;
 		p->c0 = p->cur > half / 2 ? p->cur - half / 2 : 0;
 		break;
+	}
 	case ACT_ZOOM_OUT: p->spc = layout_zoom_level(fit_spc(p), spc, false); break;   /* at the fit: unzoomed */
 	default: return PR_NONE;
 	}
