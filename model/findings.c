@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* findings.c: rule dispatch, severity ordering, finding lifetime (see findings.h). */
+/* findings.c: rule dispatch, severity ordering, finding lifetime, the not-judged items of
+ * the rules that run (see findings.h). */
 #include "model/findings.h"
 
 #include <stdarg.h>
@@ -118,14 +119,19 @@ static void finding_copy(struct finding_list *out, const struct finding *f)
 	findings_add(out, f->id, f->severity, f->title, f->detail, f->fix, ev);
 }
 
-/* The rules in run order (not the native ones under --compat pytscope); how many. */
+/* Rule r runs on run: every rule, but not the native ones under --compat pytscope. */
+static bool rule_runs(const struct run *run, const struct finding_rule *r)
+{
+	return !(r->native && run->opts && run->opts->compat_pytscope);
+}
+
+/* The rules in run order (rule_runs); how many. */
 static size_t rules_sorted(const struct run *run, const struct finding_rule **rules, size_t cap)
 {
 	size_t n = 0;
-	bool compat = run->opts && run->opts->compat_pytscope;
 	for (size_t s = 0; s < registry_count; s++)
 		for (size_t k = 0; k < registry[s]->nrules && n < cap; k++)
-			if (!(compat && registry[s]->rules[k].native))
+			if (rule_runs(run, &registry[s]->rules[k]))
 				rules[n++] = &registry[s]->rules[k];
 	qsort(rules, n, sizeof(*rules), rule_cmp); /* orders are unique, so stable enough */
 	return n;
@@ -214,11 +220,55 @@ const char *findings_unjudged(const struct run *run)
 	return "not judged: no step record, trace event or other record in this run (Sources lists every file read)";
 }
 
+/* The finding id (len bytes) is no rule's that runs on run (rule_runs): a native rule's
+ * under --compat pytscope. An id no rule has (a rule's second id) stays. */
+static bool id_not_run(const struct run *run, const char *id, size_t len)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t k = 0; k < registry[s]->nrules; k++) {
+			const struct finding_rule *r = &registry[s]->rules[k];
+			if (strlen(r->id) == len && strncmp(r->id, id, len) == 0)
+				return !rule_runs(run, r);
+		}
+	return false;
+}
+
+/* Item it without the ids of the rules that do not run on run, in place; false when it
+ * stood for some id and none is left (nothing of what it says was to be judged). */
+static bool item_keep_run(const struct run *run, struct not_judged_item *it)
+{
+	char *w = it->ids;
+	bool had = it->ids[0] != '\0';
+	for (const char *p = it->ids; *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+		if (len && !id_not_run(run, p, len)) {
+			if (w != it->ids)
+				*w++ = ' ';
+			memmove(w, p, len);
+			w += len;
+		}
+		p += len;
+	}
+	*w = '\0';
+	return !had || it->ids[0] != '\0';
+}
+
 bool findings_not_judged_list(struct run *run, struct not_judged *nj)
 {
+	size_t from = nj->n, kept = nj->n;
 	for (size_t s = 0; s < registry_count; s++)
 		if (registry[s]->unjudged)
 			registry[s]->unjudged(run, nj);
+	for (size_t i = from; i < nj->n; i++) {
+		if (item_keep_run(run, &nj->v[i])) {
+			nj->v[kept++] = nj->v[i];
+			continue;
+		}
+		free(nj->v[i].text);
+		free(nj->v[i].ids);
+		free(nj->v[i].subject);
+	}
+	nj->n = kept;
 	return nj->n > 0;
 }
 

@@ -176,7 +176,9 @@ struct not_judged {
 	size_t n, cap;
 };
 /* Every family's items for run into nj (zeroed, or emptied with findings_not_judged_free);
- * false when there is none. */
+ * false when there is none. Only the rules that run are named: under --compat pytscope an
+ * item keeps the ids of pytscope's rules alone, and one that stood for native rules only
+ * (NODE.SLOW_TOGETHER, DIST.TRANSIENT_STALL ...) is left out. */
 bool findings_not_judged_list(struct run *run, struct not_judged *nj);
 void findings_not_judged_free(struct not_judged *nj);
 /* The first item of nj that stands for finding f, NULL when none: one whose ids hold f's

@@ -43,8 +43,9 @@ static const struct glossary_entry glossary[] = {
 				    "base of imbalance." },
 	{ "useful compute", "useful_compute", "The efficiency budget's first line: the part of a rank's forward, "
 					       "backward, optimizer and compute phases its FLOP basis accounts for (FLOPs per "
-					       "step times steps over the peak, at most those phases); all of them without a "
-					       "FLOP basis (the Budget pane, budget view's useful_compute_s)." },
+					       "step times steps over the peak, at most those phases; records of one step in a "
+					       "row, micro-batches, are one step, except under --compat pytscope); all of them "
+					       "without a FLOP basis (the Budget pane, budget view's useful_compute_s)." },
 	{ "compute overhead", "compute_overhead", "The rest of those phases: their time minus the useful compute "
 						  "(compute_overhead_s); n/a without a FLOP basis, and a data_stall, "
 						  "communication or other line is n/a when the run records no such "
@@ -63,8 +64,8 @@ static const struct glossary_entry glossary[] = {
 	{ "idle", NULL, "Time on the GPU with no kernel running, within the HTA span. For DASF databases: a GPU "
 			"utilisation sample below the DASF.GPU_IDLE threshold." },
 	{ "time lost", "time_lost", "Seconds the other ranks waited for a rank at the step barrier while it was the "
-				    "critical (slowest) rank; ranks tied at the slowest compute share the step's "
-				    "wait." },
+				    "critical (slowest) rank; ranks tied at the slowest compute (to half a nanosecond) "
+				    "share the step's wait." },
 	{ "cost", NULL, "A straggler's time lost from its onset on." },
 	{ "straggler", NULL, "A rank in the straggler set (FINDINGS, Stragglers); not any rank that lost some time." },
 	{ "potential_straggler", NULL, "HTA's per-rank flag in the temporal view: yes for the 2 ranks most often among "

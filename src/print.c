@@ -26,6 +26,7 @@
 
 #define MB 1048576.0
 #define BAR_CELLS 30
+#define BAR_COMPAT_MAX 3000 /* --compat pytscope: cells of a bar past its 30, either way */
 
 enum led { LED_HIGH, LED_MED, LED_LOW, LED_GREEN, LED_AMBER };
 enum bar_kind { BAR_PLAIN, BAR_BAD, BAR_GOOD };
@@ -107,12 +108,24 @@ static void title(struct sbuf *b, const struct print_opts *po, enum led l, const
 	sb_heading(b, po->color, code[l], text);
 }
 
-/* 30-cell bar: round-half-even(frac * 30) full cells, the rest light shade. A fraction
- * outside [0, 1] (bad data) is clamped and NaN draws an empty bar: the bar is 30 cells
- * whatever the value. */
+/* The full cells of a bar of frac: round-half-even(frac * 30). Natively clamped to
+ * [0, 30] (a fraction outside [0, 1] is bad data: the bar is 30 cells whatever the value);
+ * under --compat pytscope as pytscope counts them (spec §11 Bar), within BAR_COMPAT_MAX
+ * cells past either end. NaN: 0. */
+static long bar_filled(const struct print_opts *po, double frac)
+{
+	if (!po->compat)
+		return text_bar_cells(frac, BAR_CELLS);
+	double c = rint(frac * BAR_CELLS), lo = -BAR_COMPAT_MAX, hi = BAR_CELLS + BAR_COMPAT_MAX;
+	return isnan(c) ? 0 : (long)(c < lo ? lo : c > hi ? hi : c);
+}
+
+/* 30-cell bar: bar_filled() full cells, the rest (30 - filled) light shade; under --compat
+ * pytscope a count below 0 draws none, so a share above 1 draws more than 30 full cells
+ * and no light shade, one below 0 no full cell and more than 30 light shade, as pytscope. */
 static void bar(struct sbuf *b, const struct print_opts *po, double frac, enum bar_kind kind)
 {
-	long filled = text_bar_cells(frac, BAR_CELLS);
+	long filled = bar_filled(po, frac);
 	frac = (double)filled / BAR_CELLS;
 	struct sbuf full = { 0 }, empty = { 0 };
 	sb_repeat(&full, "█", filled);
@@ -343,6 +356,25 @@ static char *section_timing(struct run *run, const struct print_opts *po)
 	return sb_take(&b);
 }
 
+/* " · peak reserved 418 MB · fragmentation 28%" (fragmentation once the alloc peak is
+ * 64 MiB); natively what no record measures is n/a with why, not pytscope's 0. */
+static void memory_reserved(struct sbuf *b, const struct print_opts *po, const struct memory *m)
+{
+	bool frag = m->peak_alloc >= 64 * MB;
+	if (po->compat || m->has_reserved)
+		sb_printf(b, " · peak reserved %.0f MB", py_float(m->peak_reserved / MB));
+	else
+		sb_puts(b, " · peak reserved n/a");
+	if (frag && (po->compat || m->has_fragmentation))
+		sb_printf(b, " · fragmentation %.0f%%", py_float(m->fragmentation * 100));
+	else if (frag)
+		sb_puts(b, " · fragmentation n/a");
+	if (!po->compat && !m->has_reserved)
+		sb_puts(b, " (no record has reserved or peak_reserved memory)");
+	else if (!po->compat && frag && !m->has_fragmentation)
+		sb_puts(b, " (no reserved value above 0 to set alloc against)");
+}
+
 static char *section_memory(struct run *run, const struct print_opts *po)
 {
 	const struct memory *m = run->steps && steps_nranks(run->steps) ? analysis_memory(run, 0) : NULL;
@@ -352,10 +384,8 @@ static char *section_memory(struct run *run, const struct print_opts *po)
 	char who[32], *head = xasprintf("MEMORY%s", lowest_rank(run, po, who, sizeof(who)));
 	title(&b, po, m->growth > 0 ? LED_HIGH : LED_GREEN, head);
 	free(head);
-	sb_printf(&b, "\n  peak alloc %.0f MB · peak reserved %.0f MB", py_float(m->peak_alloc / MB),
-		  py_float(m->peak_reserved / MB));
-	if (m->peak_alloc >= 64 * MB)
-		sb_printf(&b, " · fragmentation %.0f%%", py_float(m->fragmentation * 100));
+	sb_printf(&b, "\n  peak alloc %.0f MB", py_float(m->peak_alloc / MB));
+	memory_reserved(&b, po, m);
 	sb_puts(&b, "\n");
 	if (m->growth > 0) {
 		char *g = xasprintf("  growth %.2f MB/step", py_float(m->growth / MB));
@@ -561,8 +591,8 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 			sb_printf(&b, "  (peak from GPU table: %s)", e->peak_table);
 		sb_puts(&b, "\n");
 	} else {
-		sb_printf(&b, "  %s %s over %zu step%s (MFU: n/a)\n", wall, secs(po, e->wall, sec, sizeof(sec)), e->n,
-			  po->compat || e->n != 1 ? "s" : "");
+		sb_printf(&b, "  %s %s over %zu step%s (MFU: n/a)\n", wall, secs(po, e->wall, sec, sizeof(sec)), e->steps,
+			  po->compat || e->steps != 1 ? "s" : "");
 	}
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *ln = &e->line[i];
@@ -594,6 +624,8 @@ static char *section_budget(struct run *run, const struct print_opts *po)
 		sb_printf(&b, "  left out: %s\n", out);
 	if (analysis_budget_left_out(run, e, out, sizeof(out)))
 		sb_printf(&b, "  left out: %s\n", out);
+	if (analysis_budget_steps_text(e, out, sizeof(out))) /* natively: micro-batches */
+		sb_printf(&b, "  steps: %s\n", out);
 	return sb_take(&b);
 }
 

@@ -312,7 +312,7 @@ static void cells_width(const struct table *t, const int *cols, size_t ncols, si
 static void table_lines(FILE *f, const struct print_opts *po, struct compare *c, const char *view, const int *cols,
 			size_t ncols, size_t max, const char *const *labels)
 {
-	char err[128];
+	char err[256]; /* as --export's and the explorer's: room for a side's reason */
 	struct table *t = compare_view(view)->build(c, err, sizeof(err));
 	if (!t) {
 		fprintf(f, "  not compared: %s\n", err);

@@ -3,7 +3,10 @@
  * and config differences, budget side by side (deltas not judged when a side's budget
  * leaves out ANALYSIS_OUTSIDE_BAR of its phase time in phases it does not weigh; any it
  * leaves out said in the title and note; the useful compute, compute overhead and MFU
- * deltas not judged, said there too, when one side has an MFU and the other not),
+ * deltas not judged, said there too, when one side has an MFU and the other not; the
+ * point deltas not judged when one side measures a line the other does not, their rank
+ * walls adding up different lines; no useful compute share of a side that records only
+ * its compute; a side without a run budget refused with its reason),
  * findings new/resolved/persisting and the rules a side could not judge
  * (compare_unjudged; a pair with none of either refused by --export through its empty
  * note), kernel deltas of two trace sets (HTA's trace diff: kernels only in A or only in
@@ -267,22 +270,57 @@ static bool budget_mfu_alike(const struct budget *a, const struct budget *b, cha
 	return false;
 }
 
+/* Whether the rank walls of budgets a and b add up the same lines (all but compute_overhead,
+ * a part of the compute either way): a line one side measures and the other does not makes
+ * their shares (and MFU, of the same walls) shares of other sums; why appended to buf
+ * ("point deltas not judged: data_stall measured in A only, so ..."). A side whose
+ * efficiency is not judged (only compute recorded: 100% by construction) has no
+ * useful_compute share, said there too. */
+static bool budget_walls_alike(const struct budget *a, const struct budget *b, char *buf, size_t n)
+{
+	char only[2][128] = { "", "" };
+	for (int i = 0; i < BUDGET_NLINES; i++)
+		if (i != BUDGET_OVERHEAD && a->line[i].measured != b->line[i].measured)
+			text_appendf(only[b->line[i].measured], sizeof(only[0]), "%s%s",
+				     *only[b->line[i].measured] ? ", " : "", a->line[i].name);
+	bool alike = !*only[0] && !*only[1];
+	if (!alike)
+		text_appendf(buf, n, "%spoint deltas not judged: %s%s%s%s%s, so A's and B's rank walls add up "
+			     "different lines", *buf ? "; " : "", only[0], *only[0] ? " measured in A only" : "",
+			     *only[0] && *only[1] ? ", " : "", only[1], *only[1] ? " measured in B only" : "");
+	for (int s = 0; s < 2; s++) {
+		const struct budget *x = s ? b : a;
+		if (!x->judged && x->line[BUDGET_USEFUL].measured)
+			text_appendf(buf, n, "%s%c's useful_compute share n/a: %s", *buf ? "; " : "", s ? 'B' : 'A',
+				     analysis_budget_unjudged(x));
+	}
+	return alike;
+}
+
 /* Budget line i depends on the MFU: useful compute and compute overhead. */
 static bool budget_line_of_mfu(int i)
 {
 	return i == BUDGET_USEFUL || i == BUDGET_OVERHEAD;
 }
 
+/* When diff_budget's deltas are empty (the doc of both delta columns). */
+#define DIFF_BUDGET_DOC "B - A; empty for a line a side does not measure, for every line when a side's budget " \
+	"leaves out 5% or more of its phase time in phases it does not weigh (the title says), and for " \
+	"useful_compute, compute_overhead and mfu when one side has an MFU and the other not (the title says why); "
+
 static struct table *build_diff_budget(struct compare *c, char *err, size_t errn)
 {
 	const struct budget *a = analysis_budget_all(c->a), *b = analysis_budget_all(c->b);
-	if (!a || !b) /* analysis_budget_all: no rank's budget, or none measures every line */
-		return no_data(err, errn, a ? "B has no run budget (no rank has a budget, or none measures every "
-				      "line another rank measures)" : "A has no run budget (no rank has a budget, or "
-				      "none measures every line another rank measures)");
+	char why[CMP_TEXT_MAX];
+	if (!a || !b) { /* a side's reason, as its own budget view gives it */
+		snprintf(err, errn, "%c has no run budget: %s", a ? 'B' : 'A',
+			 analysis_budget_all_why(a ? c->b : c->a, why, sizeof(why)));
+		return NULL;
+	}
 	char whole[CMP_TEXT_MAX], left[CMP_TEXT_MAX];
 	bool alike = budget_alike(c, a, b, left, sizeof(left));
 	bool mfu_alike = budget_mfu_alike(a, b, left, sizeof(left));
+	bool walls = budget_walls_alike(a, b, left, sizeof(left));
 	char *title = xasprintf("Efficiency budget per step record, A vs B (%s%s%s)",
 				compare_budget_whole(c, whole, sizeof(whole)), *left ? "; " : "", left);
 	struct table *t = table_new("diff_budget", title);
@@ -296,32 +334,36 @@ static struct table *build_diff_budget(struct compare *c, char *err, size_t errn
 	int c_bp = table_add_col(t, "b_pct", COL_NUM, 6, 1);
 	int c_dp = table_add_col(t, "delta_pct_points", COL_NUM, 7, 1);
 	int c_rec = table_add_col(t, "recoverable", COL_TEXT, 5, 0);
-	static const char ddoc[] = "B - A; empty for a line a side does not measure, for every line when a side's "
-				   "budget leaves out 5% or more of its phase time in phases it does not weigh (the "
-				   "title says), and for useful_compute, compute_overhead and mfu when one side has an "
-				   "MFU and the other not (the title says why); ";
-	table_col_doc(t, c_dm, ddoc);
-	table_col_doc(t, c_dp, ddoc);
+	table_col_doc(t, c_dm, DIFF_BUDGET_DOC);
+	table_col_doc(t, c_dp, DIFF_BUDGET_DOC "also empty for every line and mfu when one side measures a "
+		      "useful_compute, data_stall, communication or other line the other does not (their rank walls "
+		      "add up different lines: the title says), and where a side's share is empty; ");
+	static const char pdoc[] = "% of the side's rank wall; empty for a line it does not measure, and for "
+				   "useful_compute when it records only its compute (100% by construction); ";
+	table_col_doc(t, c_ap, pdoc);
+	table_col_doc(t, c_bp, pdoc);
 	for (int i = 0; i < BUDGET_NLINES; i++) {
 		const struct budget_line *la = &a->line[i], *lb = &b->line[i];
 		size_t row = table_add_row(t, i);
 		double am = la->seconds / (double)a->n * 1e3, bm = lb->seconds / (double)b->n * 1e3;
 		bool ma = la->measured, mb = lb->measured; /* a line nothing measures: empty */
 		bool delta = ma && mb && alike && (mfu_alike || !budget_line_of_mfu(i));
+		/* a share of a wall that is the compute alone: 100% by construction, empty */
+		bool pa = ma && (a->judged || i != BUDGET_USEFUL), pb = mb && (b->judged || i != BUDGET_USEFUL);
 		table_set_text(t, row, c_line, la->name);
 		table_set_num_opt(t, row, c_am, am, ma);
 		table_set_num_opt(t, row, c_bm, bm, mb);
 		table_set_num_opt(t, row, c_dm, bm - am, delta);
-		table_set_num_opt(t, row, c_ap, la->fraction * 100, ma);
-		table_set_num_opt(t, row, c_bp, lb->fraction * 100, mb);
-		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, delta);
+		table_set_num_opt(t, row, c_ap, la->fraction * 100, pa);
+		table_set_num_opt(t, row, c_bp, lb->fraction * 100, pb);
+		table_set_num_opt(t, row, c_dp, (lb->fraction - la->fraction) * 100, delta && walls && pa && pb);
 		table_set_text(t, row, c_rec, la->recoverable ? "yes" : "no");
 	}
 	size_t row = table_add_row(t, BUDGET_NLINES);
 	table_set_text(t, row, c_line, "mfu");
 	table_set_num_opt(t, row, c_ap, a->mfu * 100, a->has_mfu);
 	table_set_num_opt(t, row, c_bp, b->mfu * 100, b->has_mfu);
-	table_set_num_opt(t, row, c_dp, (b->mfu - a->mfu) * 100, a->has_mfu && b->has_mfu && alike);
+	table_set_num_opt(t, row, c_dp, (b->mfu - a->mfu) * 100, a->has_mfu && b->has_mfu && alike && walls);
 	return t;
 }
 

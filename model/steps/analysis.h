@@ -138,6 +138,9 @@ struct memory {
 	size_t n_steps;
 	size_t n_samples;          /* records with alloc (after --warmup): the memory samples */
 	long first_step, last_step; /* step numbers of the first and last sample */
+	/* a sample records reserved or peak_reserved (else peak_reserved is missing, not 0);
+	 * a reserved value above 0 pairs with an alloc (else fragmentation is missing) */
+	bool has_reserved, has_fragmentation;
 };
 const struct memory *analysis_memory(struct run *run, size_t ri);
 
@@ -201,17 +204,20 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
  * compute, ties to the lowest rank id (dist_step.critical; its counts slowest_count,
  * slowest_fraction and straggler_z are pytscope's, for --compat and pytscope's
  * straggler rule). tscope-tui's own figures split a tie: the t_s ranks whose compute
- * equals cmax_s each take part(r, s) = 1/t_s of step s (0 for the other ranks), so
- * timers of coarse resolution do not hand every tied step to the lowest rank id.
+ * is within ANALYSIS_TIE_S of cmax_s (analysis_tied_max) each take part(r, s) = 1/t_s of
+ * step s (0 for the other ranks), so timers of coarse resolution do not hand every tied
+ * step to the lowest rank id, nor binary rounding to one rank: phases of whole
+ * nanoseconds that add up alike, 6 + 4.5 ms and 8 + 2.5 ms, differ in doubles by an ulp
+ * (0.010499999999999999 and 0.0105 s), never by half a nanosecond.
  * critical_share = sum_s part(r, s) / S, critical_z = (S critical_share - S/N) / sd
  * (pytscope's expected count and sd).
  *
  * TIME LOST of rank r (seconds): the time the other ranks spent waiting for r at the
  * step barrier, averaged over those ranks: sum over the aligned steps of
- *     part(r, s) * sum over q of (cmax_s - compute_q(s)) / (N - 1)
+ *     part(r, s) * sum over q not tied with cmax_s of (cmax_s - compute_q(s)) / (N - 1)
  * (for an untied critical rank: the mean over q != r of compute_r(s) - compute_q(s)).
  * It is 0 for a rank never at the max; summed over all ranks it equals
- * N/(N-1) * sum_s (cmax_s - cmean_s).
+ * N/(N-1) * sum_s (cmax_s - cmean_s), but for the sub-nanosecond differences of ties.
  *
  * ONSET of rank r (a step number, or -1): let x_s = part(r, s). The persistent stretch
  * is the contiguous run of aligned steps [a, b] maximising sum (x_s - 1/2) (the earliest
@@ -221,6 +227,8 @@ const struct convergence *analysis_convergence(struct run *run, size_t ri);
  * step k and stays critical gets onset k (give or take the steps at which it was
  * critical by chance just before k). */
 #define ANALYSIS_ONSET_MIN_STEPS 8
+/* A compute within this many seconds of a step's slowest is tied with it (above). */
+#define ANALYSIS_TIE_S 0.5e-9
 
 struct rank_stat {
 	int rank;                 /* rank id */
@@ -242,8 +250,20 @@ struct rank_stat {
 	                           * the run starts (the first aligned step when it is slow
 	                           * throughout), -1 when none */
 	bool fail_slow;           /* slow_onset is a change point after the first step */
-	double slow_shift, slow_z;/* median slowdown after onset minus before; its z */
+	double slow_shift, slow_z;/* the level it holds from slow_onset: its median slowdown
+	                           * there (to rise_onset when one); z of a fail-slow's rise,
+	                           * else of that level */
+	double slow_before;       /* a fail-slow's median slowdown before its onset */
 	double slow_cost;         /* seconds the others waited for it since slow_onset */
+	long rise_onset;          /* slow throughout, then slower still from this step number
+	                           * (a significant rise of its own compute), -1 none */
+	double rise_level;        /* its median slowdown from rise_onset on (to the end) */
+	long late_onset;          /* step number of a rise fewer than STRAG_MIN_STEPS steps
+	                           * before the end (not judged), -1 none */
+	double late_level;        /* its slowdown there (the lower median) */
+	bool recovered;           /* pytscope's straggler with no native onset whose slow
+	                           * stretch ended: slow_onset, slow_shift and slow_cost are its
+	                           * stall's (stall_lo-stall_hi) */
 	long gap_onset;           /* step number of a significant rise of its slowdown that is
 	                           * no fail-slow (STRAGGLERS: its own compute did not rise),
 	                           * -1 none */
@@ -257,18 +277,26 @@ struct rank_stat {
 
 struct dist_step {
 	long step;
-	int critical;             /* rank INDEX of the critical rank (the lowest of a tie) */
-	int ntied;                /* ranks whose compute is cmax (>= 1; the critical rank's
+	int critical;             /* rank INDEX of pytscope's critical rank (the lowest of an
+				   * exact tie) */
+	int ntied;                /* ranks tied with cmax (>= 1; the critical rank's
 				   * alone when cmax is NaN) */
 	double wall, cmax, cmean, comm_max, comm_frac, cv;
 	double cmed;              /* median compute over the ranks with one (NaN: none has) */
 	double skew;              /* cmax - pytscope's median (a record without compute at 0 s) */
 };
 
+/* Compute v is tied with a step's slowest compute cmax (THE CRITICAL PATH): within
+ * ANALYSIS_TIE_S of it; never when either is NaN. */
+static inline bool analysis_tied_max(double v, double cmax)
+{
+	return v == cmax || cmax - v <= ANALYSIS_TIE_S;
+}
+
 /* part(r, s) above: rank index ri's part of aligned step s, v its compute there. */
 static inline double analysis_critical_part(const struct dist_step *s, size_t ri, double v)
 {
-	return (int)ri == s->critical || v == s->cmax ? 1.0 / s->ntied : 0.0;
+	return (int)ri == s->critical || analysis_tied_max(v, s->cmax) ? 1.0 / s->ntied : 0.0;
 }
 
 struct distributed {
@@ -375,10 +403,19 @@ bool *analysis_ranks_own_compute(struct run *run);
  * (0 when that median is 0), capped to [-1, 1]; its noise sigma = sqrt(pi)/2 times the
  * mean of |x_k - x_(k-1)| (each capped at 1; at least 0.001): robust to one change point
  * and to a few stalls, O(steps), no sort.
+ *   A RISE TOO LATE TO JUDGE: the change point t below over every t (one step after it
+ *   allowed) that leaves fewer than STRAG_MIN_STEPS but at least STRAG_LATE_MIN steps after
+ *   it, when the lower median of the slowdown after t (one slow step of two is no level)
+ *   is STRAG_MIN_SHIFT or more above the median before with z >= STRAG_Z and is itself
+ *   STRAG_MIN_SHIFT or more with z >= STRAG_Z (as a fail-slow's, below): late_onset and
+ *   late_level; no onset is placed there, and the tests below judge the S = t steps before
+ *   it only (a rise there would pull their change point to S - STRAG_MIN_STEPS with a
+ *   level no step has); their costs still run to the last judged step.
  *   FAIL-SLOW: the change point t maximising (mean x after t - mean x before t) *
  *   sqrt(t (S - t) / S), with at least STRAG_MIN_STEPS steps after it. shift = median
  *   slowdown after t - median slowdown before t (uncapped); z = shift / (sigma
- *   sqrt(1/t + 1/(S - t))). The rank turned slow at t when shift >= STRAG_MIN_SHIFT and
+ *   sqrt(1/t + 1/(S - t))); slow_shift is the median after t (the level it holds),
+ *   slow_before the median before. The rank turned slow at t when shift >= STRAG_MIN_SHIFT and
  *   z >= STRAG_Z, and it is slow after t: its median slowdown after t is itself
  *   >= STRAG_MIN_SHIFT with z = after / (sigma / sqrt(S - t)) >= STRAG_Z (a rank that
  *   was merely fast during noisy warm-up steps has not turned slow), and the others did
@@ -387,7 +424,10 @@ bool *analysis_ranks_own_compute(struct run *run);
  *   as sigma, relative to the median before); else not when what it is weighed against
  *   fell as much (the other rank's compute with 2 ranks, whose step median is their mean;
  *   the step median with more: half the ranks speeding up moves it); else it did with 3
- *   ranks or more (the median held), and with 2 which one changed is not judged. A rise
+ *   ranks or more (the median held), and with 2 which one changed is not judged. A rank
+ *   whose own compute rose at t but that was slow before t too (the SLOW THROUGHOUT test
+ *   over [0, t)) did not turn slow there: it is slow throughout at that level (slow_shift,
+ *   slow_z, its cost over every step), then slower still from rise_onset (rise_level). A rise
  *   that is no fail-slow is kept (gap_onset) and said in the straggler line (the
  *   not-judged list too when not judged), and is no onset: the SLOW THROUGHOUT test reads
  *   the >= STRAG_MIN_STEPS steps before it only.
@@ -402,8 +442,13 @@ bool *analysis_ranks_own_compute(struct run *run);
  *   end (as above, from step 0); when only the steps before such a fall are slow, that is
  *   a stretch that ended, the stall search weighing steps against the level after it.
  *   The STRAGGLER SET is the ranks of either kind plus pytscope's straggler; its cost is
- *   the time lost (seconds the others waited, as time_lost) since the onset. Every view
- *   (ranks' straggler column, Overview, n/N, findings) reads this set.
+ *   the time lost (seconds the others waited, as time_lost) since the onset. pytscope's
+ *   straggler with no onset of either kind is slow from the rise that is no fail-slow
+ *   (gap_onset) when there is one; else, when its biggest stall (below) ended before the
+ *   last judged step and no rise came too late to judge, slow over that stall and then
+ *   recovered (`recovered`: the stall's steps, level and cost); else from the first step
+ *   at its rel_slowdown and time_lost. Every view (ranks' straggler column, Overview, n/N,
+ *   findings) reads this set.
  *   TRANSIENT STALL: the maximum-sum run [a, b] of x_k - base - tau, where base is the
  *   median slowdown before the onset (the whole run when not a straggler; the level
  *   outside a stretch that ended, above), 0 when that is
@@ -431,8 +476,9 @@ bool *analysis_ranks_own_compute(struct run *run);
  *   the step it had reached judges every aligned step. */
 /* One line naming the straggler set (the worst one first), for the Overview and the
  * report: "none (...)" when it is empty; a rise that is no fail-slow (analysis_gap_rank:
- * "none turned slow (...)", "not judged: ...", after the set when it is not empty); then
- * the steps not judged (JUDGED STEPS above)
+ * "none turned slow (...)", "not judged: ...", after the set when it is not empty); a
+ * rise too late to judge (analysis_late_rank: "none before step 196 (...); not judged:
+ * ..."); then the steps not judged (JUDGED STEPS above)
  * and, with d->repeats, that a step logged twice (or more) counts by its last record with
  * phases (a resume's, a micro-batch's: not their sum). */
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
@@ -443,10 +489,17 @@ void analysis_straggler_line(const struct distributed *d, char *buf, size_t n);
  * clearly changed", "... as rank 0 sped up (own compute did not rise)"). */
 int analysis_gap_rank(const struct distributed *d);
 void analysis_gap_words(const struct distributed *d, int ri, char *buf, size_t n);
+/* The first rank index with a rise too late to judge (rank_stat.late_onset), or -1; and
+ * its words for the straggler line and the not-judged list ("from step 196 rank 1 is 93%
+ * slower than the step median, over the last 4 steps: a fail-slow needs 8 after its
+ * onset; 1 more rank likewise"; with 2 ranks "than the 2 ranks' mean"). */
+int analysis_late_rank(const struct distributed *d);
+void analysis_late_words(const struct distributed *d, int ri, char *buf, size_t n);
 #define STRAG_MIN_SHIFT 0.05
 #define STRAG_Z 5.0
 #define STRAG_MIN_JUDGE 16   /* aligned steps needed to estimate the noise at all */
 #define STRAG_MIN_STEPS 8
+#define STRAG_LATE_MIN 2     /* steps after a rise too late to judge (one step is no level) */
 /* Records (rank 0, after warmup) the pytscope rules need before they judge: step-time
  * jitter, correlated spikes, a loss plateau, memory growth (rules.c). */
 #define JITTER_MIN_STEPS 10
@@ -476,6 +529,10 @@ struct budget {
 	size_t n;                 /* records in the budget: natively not those without any phase
 				   * (no steps of 0 s: STEPS TIMED above) */
 	size_t unphased;          /* natively, the records without any phase left out */
+	size_t steps;             /* the steps among n that MFU weighs FLOPs per step over:
+				   * natively a record with a phase right after one of the same
+				   * step (micro-batches) is no step of its own; n under --compat
+				   * pytscope (pytscope counts every record) */
 	size_t nranks;            /* analysis_budget_all: the ranks it adds; 0 in a rank's */
 	double foreign;           /* natively, seconds of the phases in no line (a name outside
 				   * data, forward, backward, optimizer, compute, comm and other:
@@ -496,7 +553,8 @@ struct budget {
 	size_t nrecoverable;
 };
 /* FLOPs and peak: --flops-per-step / --peak-tflops, else run.json of the rank, else
- * (peak only, not under --compat pytscope) the GPU table for environment.gpu.
+ * (peak only, not under --compat pytscope) the GPU table for environment.gpu; the useful
+ * compute is FLOPs x steps (budget.steps) / peak, at most the compute phases.
  * MEASURED LINES. useful_compute: the run records a compute phase (forward, backward,
  * optimizer, compute); compute_overhead: MFU is known (without FLOPs and peak all compute
  * counts as useful); data_stall, communication, other: the run records that phase (its
@@ -524,6 +582,11 @@ const char *analysis_budget_mfu_na_after(const struct budget *b);
  * budget does not weigh (23.4% of the phase time)", the name sanitized), into buf; NULL
  * when nothing (always under --compat pytscope). */
 const char *analysis_budget_left_out(const struct run *run, const struct budget *b, char *buf, size_t n);
+/* Natively, when b's records hold fewer steps than records (micro-batches: b->steps),
+ * what MFU counts ("10 in 40 records (records of one step in a row, micro-batches, are
+ * one step; MFU counts the FLOPs per step 10 times)"), into buf; NULL when every record
+ * is a step of its own (always under --compat pytscope). */
+const char *analysis_budget_steps_text(const struct budget *b, char *buf, size_t n);
 /* Line `line` of b's share of the rank wall as a percentage with prec decimals, on its side
  * of the bars of its phase's share (data, comm) and, the top recoverable line, of
  * EFFICIENCY.RECOVERABLE's or LOW_MFU's (analysis_share_text). Returns buf. */
@@ -546,6 +609,16 @@ const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size
  * a budget, and when a rank has none for a phase value that is not a duration
  * (analysis_budget_why_none): not the other ranks' sum as the run's. */
 const struct budget *analysis_budget_all(struct run *run);
+/* Why analysis_budget_all() is NULL, into buf (the words of analysis_budget_why_none for
+ * the first rank with a phase value that is not a duration, else of
+ * analysis_budget_why_absent when no rank has a budget, else which line the lowest rank
+ * with a budget does not measure that another rank does); NULL when the run has one. */
+const char *analysis_budget_all_why(struct run *run, char *buf, size_t n);
+/* b's top recoverable line (its recoverable[0]), or -1: none has time, or natively when
+ * MFU is unknown and the compute overhead in its compute (recoverable too, unknown then,
+ * less than all of the compute) could be larger (that line shorter than the compute).
+ * --compat pytscope: pytscope's, the overhead 0 without MFU. */
+int analysis_budget_top(const struct run *run, const struct budget *b);
 /* The position of rank ri's first record the budget reads, the first after --warmup:
  * the rank's record count when every record is inside it. */
 size_t analysis_budget_first(const struct run *run, size_t ri);

@@ -8,7 +8,9 @@
  * what it leaves out: the records without any phase (no steps, not steps of 0 s) and the
  * time of the phases in none of its lines, and has none for sums that overflow. The whole
  * run's adds only the ranks that measure every line some rank measures: a phase a rank
- * does not record is not 0 s of it. And the text of a share a rule judges (analysis.h BARS). */
+ * does not record is not 0 s of it. Natively MFU weighs FLOPs per step over the steps, not
+ * the records: a record with a phase right after one of the same step (micro-batches,
+ * load_notes.c) is no step of its own. The budget's words are analysis_budget_text.c's. */
 #include "model/steps/seal.h"
 
 #include <math.h>
@@ -344,8 +346,10 @@ struct left_phase {
 
 /* Natively, what the budget of rank ri's records [a, b) (only steps in [lo, hi] when
  * window) leaves out, into s: the records without any phase (not steps: analysis.h
- * STEPS TIMED) and the seconds of the phases in no line. Reads no record when a phase
- * has a value in every one and the rank has no phase outside the lines. */
+ * STEPS TIMED), those with a phase right after one with a phase of the same step (a
+ * micro-batch, as load_notes.c tells them: no step of its own) and the seconds of the
+ * phases in no line. Reads no record when a phase has a value in every one, the rank has
+ * no phase outside the lines and no step number twice. */
 static void budget_left_out(const struct steps_model *m, size_t ri, size_t a, size_t b, long lo, long hi,
 			    bool window, struct budget_sums *s)
 {
@@ -353,7 +357,7 @@ static void budget_left_out(const struct steps_model *m, size_t ri, size_t a, si
 	int *ids = xmalloc((steps_nmetrics(m) + 1) * sizeof(*ids));
 	size_t np = analysis_phase_ids(m, ids);
 	struct left_phase *ph = xmalloc((np ? np : 1) * sizeof(*ph));
-	bool every = false, any_foreign = false;
+	bool every = false, any_foreign = false, twice = steps_nrecords(m, ri) > steps_ndistinct(m, ri);
 	for (size_t p = 0; p < np; p++) {
 		col_cursor_init(&ph[p].k, r, ids[p]);
 		stats_sum_init(&ph[p].sum);
@@ -362,10 +366,14 @@ static void budget_left_out(const struct steps_model *m, size_t ri, size_t a, si
 		every |= ph[p].k.c && ph[p].k.c->count == r->n;
 		any_foreign |= ph[p].foreign;
 	}
-	for (size_t i = a; i < b && (any_foreign || !every); i++) {
+	bool prev_phased = false; /* record i - 1 is read and has a phase */
+	long prev_step = 0;
+	for (size_t i = a; i < b && (any_foreign || !every || twice); i++) {
 		long step = steps_step(m, ri, i);
-		if (window && (step < lo || step > hi))
+		if (window && (step < lo || step > hi)) {
+			prev_phased = false;
 			continue;
+		}
 		bool phased = every;
 		for (size_t p = 0; p < np; p++) {
 			double v;
@@ -376,6 +384,9 @@ static void budget_left_out(const struct steps_model *m, size_t ri, size_t a, si
 			}
 		}
 		s->unphased += !phased;
+		s->again += phased && prev_phased && step == prev_step;
+		prev_phased = phased;
+		prev_step = step;
 	}
 	double top = 0;
 	for (size_t p = 0; p < np; p++) {
@@ -410,6 +421,7 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	struct mfu_basis mb;
 	budget_flops(run, ri, &mb);
 	out->n = s->n - s->unphased;
+	out->steps = out->n - s->again; /* again: natively only, as unphased */
 	out->unphased = s->unphased;
 	out->foreign = s->foreign;
 	out->foreign_metric = s->foreign_metric;
@@ -419,7 +431,7 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 	/* MFU weighs the compute phases: a run without one has no MFU, not 0% (pytscope,
 	 * and so --compat pytscope, shows the 0%) */
 	bool compat = o && o->compat_pytscope, weighable = compat || budget_has_compute(run->steps);
-	double ideal = mb.flops_ok && mb.peak_ok ? mb.flops * (double)out->n / mb.peak : 0;
+	double ideal = mb.flops_ok && mb.peak_ok ? mb.flops * (double)out->steps / mb.peak : 0;
 	if (!weighable)
 		snprintf(out->mfu_na, sizeof(out->mfu_na), "no compute phase is recorded");
 	else if (!mb.flops_ok || !mb.peak_ok)
@@ -442,42 +454,6 @@ static bool budget_of_sums(struct run *run, size_t ri, const struct budget_sums 
 		measured[i] = measured[i] && (s->has >> lane[i] & 1);
 	budget_lines(out, secs, measured);
 	return true;
-}
-
-const char *analysis_budget_left_out(const struct run *run, const struct budget *b, char *buf, size_t n)
-{
-	if (!(b->foreign > 0))
-		return NULL;
-	const char *name = steps_metric(run->steps, b->foreign_metric)->name;
-	char safe[128], clip[96], secs[32];
-	text_sanitize(name, strlen(name), safe, sizeof(safe), 0);
-	text_clip(safe, 24, clip, sizeof(clip), true, 0);
-	units_seconds(b->foreign, secs, sizeof(secs));
-	double share = 100 * b->foreign / (b->wall + b->foreign);
-	if (b->foreign_more)
-		snprintf(buf, n, "%s of phases the budget does not weigh (%s and others; %.1f%% of the phase time)",
-			 secs, clip, share);
-	else
-		snprintf(buf, n, "%s %s, a phase the budget does not weigh (%.1f%% of the phase time)", clip, secs,
-			 share);
-	return buf;
-}
-
-const char *analysis_budget_mfu_na(const struct budget *b)
-{
-	return b->mfu_na[0] ? b->mfu_na : BUDGET_NO_PEAK;
-}
-
-const char *analysis_budget_mfu_na_after(const struct budget *b)
-{
-	return !b->judged && strcmp(analysis_budget_unjudged(b), analysis_budget_mfu_na(b)) == 0 ? ""
-											: analysis_budget_mfu_na(b);
-}
-
-const char *analysis_budget_unjudged(const struct budget *b)
-{
-	return b->line[BUDGET_USEFUL].measured ? "only compute is recorded (no data, comm or other phase)"
-					       : "no compute phase is recorded";
 }
 
 void analysis_budget_sums(struct run *run, size_t ri, struct budget_sums *out)
@@ -614,14 +590,15 @@ static bool model_has_foreign(const struct steps_model *m)
 	return false;
 }
 
-/* Sums kept of all of a rank's records (s) leave nothing out that the native budget
- * would name: under --compat pytscope, or the model has no phase outside the lines and
- * a line's phase has a value in every record (its lane count). */
-static bool kept_complete(const struct run *run, const struct budget_sums *s)
+/* Sums kept of all of rank ri's records (s) leave nothing out that the native budget
+ * would name: under --compat pytscope, or the model has no phase outside the lines, the
+ * rank no step number twice (no micro-batch) and a line's phase has a value in every
+ * record (its lane count). */
+static bool kept_complete(const struct run *run, size_t ri, const struct budget_sums *s)
 {
 	if (run->opts && run->opts->compat_pytscope)
 		return true;
-	if (model_has_foreign(run->steps))
+	if (model_has_foreign(run->steps) || steps_nrecords(run->steps, ri) > steps_ndistinct(run->steps, ri))
 		return false;
 	for (size_t l = 0; l < BUDGET_NLANES; l++)
 		if (s->lane_n[l] == s->n)
@@ -649,7 +626,7 @@ const struct budget *analysis_budget(struct run *run, size_t ri)
 		struct budget_sums sums;
 		const struct budget_sums *kept = analysis_cache_of(run)->bsum;
 		size_t n = steps_nrecords(run->steps, ri), w = analysis_warmup_start(run, n);
-		if (kept && w == 0 && kept[ri].n == n && kept_complete(run, &kept[ri])) /* no body read */
+		if (kept && w == 0 && kept[ri].n == n && kept_complete(run, ri, &kept[ri])) /* no body read */
 			sums = kept[ri];
 		else
 			budget_sums_native(run, ri, w, n, 0, 0, false, &sums);
@@ -721,6 +698,7 @@ static struct budget *budget_all(struct run *run)
 			all = xcalloc(1, sizeof(*all));
 		all->nranks++;
 		all->n += b->n;
+		all->steps += b->steps;
 		all_left_out(all, b, &top);
 		all->wall += b->wall;
 		all->compute_measured += b->compute_measured;
@@ -771,76 +749,9 @@ const char *analysis_budget_why_none(struct run *run, size_t ri, char *buf, size
 	return rc && (rc->budget_overflow || rc->budget_flaw.found) ? buf : NULL;
 }
 
-const char *analysis_budget_share_text(const struct budget *b, int line, int prec, char *buf, size_t n)
-{
-	double bars[4];
-	size_t nb = 0;
-	if (line == BUDGET_DATA) { /* the data share, as TIMING.DATALOADER_BOUND's */
-		bars[nb++] = BAR_DATA;
-		bars[nb++] = BAR_DATA_HIGH;
-	} else if (line == BUDGET_COMM) { /* the comm share, as DIST.COMM_BOUND's */
-		bars[nb++] = BAR_COMM;
-		bars[nb++] = BAR_COMM_HIGH;
-	}
-	if (b->nrecoverable && line == b->recoverable[0] && b->has_mfu) {
-		bars[nb++] = BAR_RECOVERABLE_MFU;
-	} else if (b->nrecoverable && line == b->recoverable[0]) {
-		bars[nb++] = BAR_RECOVERABLE;
-		bars[nb++] = BAR_RECOVERABLE_HIGH;
-	}
-	return analysis_share_text(b->line[line].fraction, bars, nb, prec, buf, n);
-}
-
-const char *analysis_budget_mfu_text(const struct budget *b, int prec, char *buf, size_t n)
-{
-	static const double bars[] = { BAR_MFU_HIGH, BAR_MFU };
-	return analysis_share_text(b->mfu, bars, ARRAY_LEN(bars), prec, buf, n);
-}
-
 size_t analysis_budget_first(const struct run *run, size_t ri)
 {
 	return analysis_warmup_start(run, steps_nrecords(run->steps, ri));
-}
-
-const char *analysis_budget_why_absent(struct run *run, long ri, char *buf, size_t n)
-{
-	const struct steps_model *m = run->steps;
-	size_t nranks = steps_nranks(m);
-	if (ri < 0 && nranks == 1) /* the run is its one rank: its reason, naming it */
-		ri = 0;
-	size_t lo = ri < 0 ? 0 : (size_t)ri, hi = ri < 0 ? nranks : lo + 1, all = 0, after = 0;
-	for (size_t r = lo; r < hi; r++)
-		if (analysis_budget(run, r))
-			return NULL;
-	for (size_t r = lo; r < hi; r++) /* the first rank's phase value that is not a duration */
-		if (analysis_budget_why_none(run, r, buf, n))
-			return buf;
-	for (size_t r = lo; r < hi; r++) {
-		size_t k = steps_nrecords(m, r);
-		all += k;
-		after += k - analysis_warmup_start(run, k);
-	}
-	long wu = run->opts ? run->opts->warmup : 0L;
-	char of[32] = "", whose[32] = "", past[48] = "", foreign[160]; /* whose: "rank 3: " */
-	if (ri >= 0) {
-		snprintf(of, sizeof(of), " of rank %d", steps_rank_id(m, lo));
-		snprintf(whose, sizeof(whose), "rank %d: ", steps_rank_id(m, lo));
-	}
-	if (after < all)
-		snprintf(past, sizeof(past), " after --warmup %ld", wu);
-	if (!all && ri >= 0)
-		snprintf(buf, n, "rank %d has no step record", steps_rank_id(m, lo));
-	else if (!all)
-		snprintf(buf, n, "this run has no step records");
-	else if (!after)
-		snprintf(buf, n, "all %zu record%s%s %s inside --warmup %ld (nothing left to analyse)", all,
-			 all == 1 ? "" : "s", of, all == 1 ? "is" : "are", wu);
-	else if (analysis_phases_foreign(run, ri, foreign, sizeof(foreign)))
-		snprintf(buf, n, "%sno " ANALYSIS_PYTSCOPE_PHASES " phase recorded, only %s", whose, foreign);
-	else
-		snprintf(buf, n, "the %zu record%s%s%s ha%s no phase time (no phase, or every phase 0)", after,
-			 after == 1 ? "" : "s", of, past, after == 1 ? "s" : "ve");
-	return buf;
 }
 
 /* Rank ri's flaws over all its records (compute's, comm's): the kept sums' when they

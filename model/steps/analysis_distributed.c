@@ -88,16 +88,13 @@ void analysis_mem_peak_of(const struct rank_steps *r, int peak_alloc, int alloc,
  * (med) and pytscope's median over c (py_med, the sync skew's). */
 static void step_stats(struct dist_step *s, const double *c, double comm_max, double med, double py_med, size_t N)
 {
-	size_t crit = 0;
-	int tied = 1; /* the ranks at the max (crit alone when its compute is NaN) */
-	for (size_t r = 1; r < N; r++) {
-		if (c[r] > c[crit]) {
+	size_t crit = 0;   /* pytscope's argmax: an exact tie to the lowest rank */
+	for (size_t r = 1; r < N; r++)
+		if (c[r] > c[crit])
 			crit = r;
-			tied = 1;
-		} else if (c[r] == c[crit]) {
-			tied++;
-		}
-	}
+	int tied = 1; /* crit and the ranks tied with it (none when its compute is NaN) */
+	for (size_t r = 0; r < N; r++)
+		tied += r != crit && analysis_tied_max(c[r], c[crit]);
 	s->critical = (int)crit;
 	s->ntied = tied;
 	s->cmax = c[crit];
@@ -254,8 +251,8 @@ static void step_block(void *ud, size_t task)
 		s->step = steps_aligned_step(p->m, k);
 		step_stats(s, c, comm[j], med, py_med, N);
 		double waited = 0;
-		for (size_t r = 0; r < N; r++)
-			if ((int)r != s->critical)
+		for (size_t r = 0; r < N; r++)   /* a rank tied with the max waited for none */
+			if (!analysis_tied_max(c[r], s->cmax))
 				waited += s->cmax - c[r];
 		p->lost[k] = waited / (double)(N - 1);
 	}
@@ -318,6 +315,33 @@ static void own_figures(const double *vals, size_t S, double *scratch, struct ra
 		rs->own_mean = n ? stats_mean(scratch, n) : NAN;
 		rs->own_median = n ? median_unless_nan(scratch, n) : NAN;
 	}
+}
+
+bool analysis_rank_own_compute(struct run *run, size_t ri, double *mean, double *median)
+{
+	const struct steps_model *m = run->steps;
+	const struct native_align *na = analysis_native(run);
+	size_t n = steps_nrecords(m, ri), k = 0, pos;
+	double *v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct phase_sets ps;
+	rank_need_body(m->rank[ri]);
+	analysis_phase_sets_init(m, &ps);
+	for (size_t i = 0; i < n; i++) {
+		long s = steps_step(m, ri, i);
+		if (!steps_find(m, ri, s, &pos) || pos != i) /* each step once: its last record */
+			continue;
+		analysis_native_pos(na, ri, s, &pos);
+		double c = analysis_record_compute(m, &ps, ri, pos);
+		if (!analysis_is_no_compute(c))
+			v[k++] = c;
+	}
+	analysis_phase_sets_free(&ps);
+	if (k) {
+		*mean = stats_mean(v, k);
+		*median = median_unless_nan(v, k);
+	}
+	free(v);
+	return k > 0;
 }
 
 /* Pass over one rank (row-wise): mean/median compute and the median slowdown against

@@ -73,9 +73,11 @@ static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 	const double f[] = { r->mean_compute, r->median_compute, r->slowest_fraction, r->straggler_z,
 			     r->critical_share, r->critical_z, r->rel_slowdown, r->time_lost, r->coverage,
 			     r->mem_peak, r->noise, r->slow_shift, r->slow_z, r->slow_cost, r->stall_shift,
-			     r->stall_z, r->stall_cost, r->own_mean, r->own_median, r->gap_shift };
-	const long long n[] = { (long long)r->slowest_count, r->onset, r->onset_end, (long long)r->missing,
-				r->slow_onset, r->stall_lo, r->stall_hi, (long long)r->no_compute, r->gap_onset };
+			     r->stall_z, r->stall_cost, r->own_mean, r->own_median, r->gap_shift, r->slow_before,
+			     r->rise_level, r->late_level };
+	const long long n[] = { (long long)r->slowest_count, (long long)r->missing, (long long)r->no_compute,
+				r->onset, r->onset_end, r->slow_onset, r->stall_lo, r->stall_hi, r->gap_onset,
+				r->rise_onset, r->late_onset };
 	unsigned char b[10 + 8 * ARRAY_LEN(f) + 10 * ARRAY_LEN(n) + 1];
 	size_t k = ob_sleb(b, r->rank);
 	for (size_t i = 0; i < ARRAY_LEN(f); i++, k += 8)
@@ -83,7 +85,7 @@ static void rank_stat_put(struct obuf *o, const struct rank_stat *r)
 	for (size_t i = 0; i < ARRAY_LEN(n); i++)
 		k += ob_sleb(b + k, n[i]);
 	b[k++] = (unsigned char)((unsigned)r->has_mem_peak | (unsigned)r->fail_slow << 1 | (unsigned)r->straggler << 2 |
-				 (unsigned)r->gap_sped_up << 3);
+				 (unsigned)r->gap_sped_up << 3 | (unsigned)r->recovered << 4);
 	ob_bytes(o, b, k);
 }
 
@@ -93,23 +95,23 @@ static void rank_stat_get(struct ibuf *b, struct rank_stat *r)
 	double *f[] = { &r->mean_compute, &r->median_compute, &r->slowest_fraction, &r->straggler_z,
 			&r->critical_share, &r->critical_z, &r->rel_slowdown, &r->time_lost, &r->coverage,
 			&r->mem_peak, &r->noise, &r->slow_shift, &r->slow_z, &r->slow_cost, &r->stall_shift,
-			&r->stall_z, &r->stall_cost, &r->own_mean, &r->own_median, &r->gap_shift };
+			&r->stall_z, &r->stall_cost, &r->own_mean, &r->own_median, &r->gap_shift, &r->slow_before,
+			&r->rise_level, &r->late_level };
 	for (size_t i = 0; i < ARRAY_LEN(f); i++)
 		*f[i] = ib_f64(b);
 	r->slowest_count = (size_t)ib_svar(b);
-	r->onset = (long)ib_svar(b);
-	r->onset_end = (long)ib_svar(b);
 	r->missing = (size_t)ib_svar(b);
-	r->slow_onset = (long)ib_svar(b);
-	r->stall_lo = (long)ib_svar(b);
-	r->stall_hi = (long)ib_svar(b);
 	r->no_compute = (size_t)ib_svar(b);
-	r->gap_onset = (long)ib_svar(b);
+	long *l[] = { &r->onset, &r->onset_end, &r->slow_onset, &r->stall_lo, &r->stall_hi, &r->gap_onset,
+		      &r->rise_onset, &r->late_onset };
+	for (size_t i = 0; i < ARRAY_LEN(l); i++)
+		*l[i] = (long)ib_svar(b);
 	unsigned fl = ib_u8(b);
 	r->has_mem_peak = fl & 1;
 	r->fail_slow = fl >> 1 & 1;
 	r->straggler = fl >> 2 & 1;
 	r->gap_sped_up = fl >> 3 & 1;
+	r->recovered = fl >> 4 & 1;
 }
 
 void summary_put_dist(struct obuf *o, const struct distributed *d)

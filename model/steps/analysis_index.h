@@ -18,7 +18,7 @@ struct obuf;
  * summary's byte layout; a change of the index file header or of the parts bumps
  * INDEX_VERSION (index.h) instead. The build (TSCOPE_VERSION) is not part of the key:
  * a rebuilt binary whose analyses are unchanged keeps the summary. */
-#define SUMMARY_VERSION 6u
+#define SUMMARY_VERSION 8u
 
 /* Words per checked chunk of a pyramid row as the summary is written (1 KB): a frame
  * reads and checks the chunks that hold the blocks it draws, not whole rows. At 10,000

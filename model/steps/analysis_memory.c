@@ -41,6 +41,7 @@ struct mem_job {
 	size_t nval[2];
 	double peak[2];
 	bool any[2];
+	bool measured[2];          /* a peak from a value recorded (else from the 0 fallback only) */
 	struct memory *mem;
 };
 
@@ -95,8 +96,11 @@ static void mem_range(const struct steps_model *m, struct mem_job *j, int s, siz
 		if (!any_memory(m, j->compat, j->ri, i))
 			continue;
 		double v = 0;
-		if (!mem_value(m, j->compat, j->ri, primary, i, &v) && !mem_value(m, j->compat, j->ri, fallback, i, &v))
+		bool got = mem_value(m, j->compat, j->ri, primary, i, &v) ||
+			   mem_value(m, j->compat, j->ri, fallback, i, &v);
+		if (!got)
 			v = 0;
+		j->measured[p] |= got;
 		if (!j->any[p] || v > j->peak[p])
 			j->peak[p] = v;
 		j->any[p] = true;
@@ -137,6 +141,8 @@ static void mem_finish(struct mem_job *j)
 			pairs++;
 		}
 	mem->fragmentation = pairs ? stats_sum_result(&s) / (double)pairs : 0.0;
+	mem->has_reserved = j->measured[1];
+	mem->has_fragmentation = pairs > 0;
 	mem->n_samples = na;
 	mem->growth = j->compat ? stats_robust_slope(allocs, na) : growth_per_step(mem, allocs, na);
 }

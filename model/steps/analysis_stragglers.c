@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis_stragglers.c: tscope-tui's own straggler rules (analysis.h STRAGGLERS): per
- * rank a fail-slow change point, a slow-throughout test (both weighed by the level the
- * rank holds to the end: a slow stretch that ends is none) and the biggest transient
- * stall, each with a z test against the rank's step-to-step noise, over the judged steps
- * (analysis.h JUDGED STEPS); then the one straggler set every view reads, and its line.
+ * rank a rise too late to judge (in the last STRAG_MIN_STEPS - 1 steps: named, no onset
+ * placed, the tests below read the steps before it), a fail-slow change point, a
+ * slow-throughout test (both weighed by the level the rank holds to the end: a slow
+ * stretch that ends is none; a rank slow before its rise is slow throughout, then slower)
+ * and the biggest transient stall, each with a z test against the rank's step-to-step
+ * noise, over the judged steps (analysis.h JUDGED STEPS); then the one straggler set every
+ * view reads (pytscope's straggler that recovered: over its stall), and its line.
  * O(steps) per rank; medians (selection) only for candidate ranks. */
 #include "model/steps/internal.h"
 
@@ -128,6 +131,45 @@ static double median_slowdown(const struct distributed *d, const double *c, size
 	return stats_median_inplace(y, n);
 }
 
+/* The lower median of the (uncapped) slowdown over the few aligned steps [lo, hi) (fewer
+ * than STRAG_MIN_STEPS), sorted into scratch y: the level of a short stretch, which one
+ * slow step of two does not make. */
+static double low_median_slowdown(const struct distributed *d, const double *c, size_t lo, size_t hi, double *y)
+{
+	size_t n = 0;
+	for (size_t k = lo; k < hi; k++) {
+		double med = d->step[k].cmed, v = med > 0 ? c[k] / med - 1.0 : 0.0;
+		size_t j = n++;
+		for (; j > 0 && y[j - 1] > v; j--)
+			y[j] = y[j - 1];
+		y[j] = v;
+	}
+	return n ? y[(n - 1) / 2] : 0;
+}
+
+/* A RISE TOO LATE TO JUDGE (analysis.h STRAGGLERS) over the S judged steps (total: x's
+ * sum): into rs->late_onset and late_level; returns the steps the other tests judge (its
+ * index, else S). y: scratch of S. */
+static size_t late_rise(const struct distributed *d, const double *c, const double *x, double total, double *y,
+			struct rank_stat *rs)
+{
+	size_t S = d->n_judged, t = change_point(x, S, total, 1);
+	if (!t || S - t >= STRAG_MIN_STEPS || S - t < STRAG_LATE_MIN)
+		return S;
+	size_t n = S - t;
+	double tail = mean_of(x + t, n);
+	if (tail - (total - tail * (double)n) / (double)t < STRAG_MIN_SHIFT / 2)
+		return S; /* no medians for noise at the end (the mean shift gates them, as below) */
+	double before = median_slowdown(d, c, 0, t, y), after = low_median_slowdown(d, c, t, S, y);
+	double z = (after - before) / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)n));
+	double z_after = after / (rs->noise / sqrt((double)n));
+	if (!(after - before >= STRAG_MIN_SHIFT && z >= STRAG_Z && after >= STRAG_MIN_SHIFT && z_after >= STRAG_Z))
+		return S;
+	rs->late_onset = d->step[t].step;
+	rs->late_level = after;
+	return t;
+}
+
 /* Seconds the others waited for rank ri (compute c) over judged steps [lo, hi]. */
 static double cost_over(const struct distributed *d, size_t ri, const double *c, const double *lost, size_t lo,
 			size_t hi)
@@ -154,9 +196,8 @@ static double compute_at(const struct distributed *d, const double *c, size_t k,
  * STRAG_MIN_SHIFT, or not with z >= STRAG_Z): its median over [t, S) against [0, t),
  * relative, z against its own step-to-step noise (sigma as noise_over, relative to the
  * median before). y: scratch of S. */
-static int own_change(const struct distributed *d, const double *c, bool other, size_t t, double *y)
+static int own_change(const struct distributed *d, size_t S, const double *c, bool other, size_t t, double *y)
 {
-	size_t S = d->n_judged;
 	for (size_t k = 0; k < S; k++)
 		y[k] = compute_at(d, c, k, other);
 	double before = stats_median_inplace(y, t), after = stats_median_inplace(y + t, S - t);
@@ -179,11 +220,11 @@ enum gap_cause { GAP_SELF, GAP_OTHERS, GAP_UNKNOWN };
  * its own compute rose; the others when what it is weighed against fell (they sped up:
  * the rank did not turn slow); else the rank with 3 ranks or more (the median is the
  * others', and it held), unknown with 2 (their mean: either may have changed). */
-static enum gap_cause gap_cause(const struct distributed *d, const double *c, size_t t, double *y)
+static enum gap_cause gap_cause(const struct distributed *d, size_t S, const double *c, size_t t, double *y)
 {
-	if (own_change(d, c, false, t, y) > 0)
+	if (own_change(d, S, c, false, t, y) > 0)
 		return GAP_SELF;
-	if (own_change(d, c, true, t, y) < 0)
+	if (own_change(d, S, c, true, t, y) < 0)
 		return GAP_OTHERS;
 	return d->world_size > 2 ? GAP_SELF : GAP_UNKNOWN;
 }
@@ -192,10 +233,10 @@ static enum gap_cause gap_cause(const struct distributed *d, const double *c, si
  * with at least STALL_MIN_STEPS steps after it (fewer are isolated steps, as for a stall),
  * when the slowdown fell there significantly (median over [lo, u) minus over [u, S), as a
  * shift); else lo. y: scratch of S. */
-static size_t lasting_level(const struct distributed *d, const double *c, const double *x, size_t lo,
+static size_t lasting_level(const struct distributed *d, size_t S, const double *c, const double *x, size_t lo,
 			    double noise, double *y)
 {
-	size_t S = d->n_judged, n = S - lo;
+	size_t n = S - lo;
 	double total = 0;
 	for (size_t k = 0; k < n; k++) {
 		y[k] = -x[lo + k];
@@ -210,11 +251,10 @@ static size_t lasting_level(const struct distributed *d, const double *c, const 
 }
 
 /* The rise at t (level before it: before) fell back at u > t to where it was: the
- * stretch [t, u) is significantly above before, and what follows is not. */
-static bool rise_ended(const struct distributed *d, const double *c, size_t t, size_t u, double before,
+ * stretch [t, u) of the S steps is significantly above before, and what follows is not. */
+static bool rise_ended(const struct distributed *d, size_t S, const double *c, size_t t, size_t u, double before,
 		       double noise, double *y)
 {
-	size_t S = d->n_judged;
 	if (u == t)
 		return false;
 	double rise = median_slowdown(d, c, t, u, y) - before;
@@ -224,17 +264,40 @@ static bool rise_ended(const struct distributed *d, const double *c, size_t t, s
 	return rise >= STRAG_MIN_SHIFT && z >= STRAG_Z && !(rest >= STRAG_MIN_SHIFT && z_rest >= STRAG_Z);
 }
 
-/* FAIL-SLOW or SLOW THROUGHOUT; returns the onset index (S when not slow), *gap the index
- * of a rise that is no fail-slow (rank_stat.gap_onset; S when none). Both are weighed by
- * the level the rank holds to the end (lasting_level): a slow stretch that ends is no
- * onset, and *usual is then the rank's slowdown outside it (else unchanged: NaN), which
- * the stall search weighs every step against. */
-static size_t slow_verdict(const struct distributed *d, const double *c, const double *x, double total,
+/* Its own compute rose significantly at t, from the median slowdown before to after (the
+ * level it holds to the end; z of the rise): FAIL-SLOW from t, unless it was slow before t
+ * too (as SLOW THROUGHOUT over [0, t)): then slow throughout, slower still from t. Returns
+ * the onset index. */
+static size_t turned_slow(const struct distributed *d, size_t t, double before, double after, double z,
+			  struct rank_stat *rs)
+{
+	double z_before = before / (rs->noise / sqrt((double)t));
+	if (before >= STRAG_MIN_SHIFT && z_before >= STRAG_Z) {
+		rs->slow_shift = before;
+		rs->slow_z = z_before;
+		rs->rise_onset = d->step[t].step;
+		rs->rise_level = after;
+		return 0;
+	}
+	rs->fail_slow = true;
+	rs->slow_shift = after;
+	rs->slow_before = before;
+	rs->slow_z = z;
+	return t;
+}
+
+/* FAIL-SLOW or SLOW THROUGHOUT over the first S judged steps (total: x's sum over them);
+ * returns the onset index (S when not slow), *gap the index of a rise that is no fail-slow
+ * (rank_stat.gap_onset; S when none). Both are weighed by the level the rank holds to the
+ * end (lasting_level): a slow stretch that ends is no onset, and *usual is then the rank's
+ * slowdown outside it (else unchanged: NaN), which the stall search weighs every step
+ * against. */
+static size_t slow_verdict(const struct distributed *d, size_t S, const double *c, const double *x, double total,
 			   double *y, size_t *gap, double *usual, struct rank_stat *rs)
 {
-	size_t S = d->n_judged, t = change_point(x, S, total, STRAG_MIN_STEPS), whole = S;
+	size_t t = change_point(x, S, total, STRAG_MIN_STEPS), whole = S;
 	if (t > 0 && mean_of(x + t, S - t) - mean_of(x, t) >= STRAG_MIN_SHIFT / 2) {
-		size_t u = lasting_level(d, c, x, t, rs->noise, y);
+		size_t u = lasting_level(d, S, c, x, t, rs->noise, y);
 		double before = median_slowdown(d, c, 0, t, y), after = median_slowdown(d, c, u, S, y);
 		double shift = after - before;
 		double z = shift / (rs->noise * sqrt(1.0 / (double)t + 1.0 / (double)(S - u)));
@@ -242,24 +305,20 @@ static size_t slow_verdict(const struct distributed *d, const double *c, const d
 		/* slower than it was AND slower than the step median: a rank that was only fast
 		 * during a noisy warm-up has not turned slow */
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z && after >= STRAG_MIN_SHIFT && z_after >= STRAG_Z) {
-			enum gap_cause why = gap_cause(d, c, t, y);
-			if (why == GAP_SELF) {
-				rs->fail_slow = true;
-				rs->slow_shift = shift;
-				rs->slow_z = z;
-				return t;
-			}
+			enum gap_cause why = gap_cause(d, S, c, t, y);
+			if (why == GAP_SELF)
+				return turned_slow(d, t, before, after, z, rs);
 			rs->gap_onset = d->step[t].step;
 			rs->gap_shift = shift;
 			rs->gap_sped_up = why == GAP_OTHERS;
 			*gap = whole = t; /* slow throughout only if slow before the gap opened */
-		} else if (rise_ended(d, c, t, u, before, rs->noise, y)) {
+		} else if (rise_ended(d, S, c, t, u, before, rs->noise, y)) {
 			*usual = before;
 			whole = t; /* slow throughout only if slow before the stretch too */
 		}
 	}
 	if (whole >= STRAG_MIN_STEPS && (whole == S ? total / (double)S : mean_of(x, whole)) >= STRAG_MIN_SHIFT / 2) {
-		size_t u = whole == S ? lasting_level(d, c, x, 0, rs->noise, y) : 0;
+		size_t u = whole == S ? lasting_level(d, S, c, x, 0, rs->noise, y) : 0;
 		double shift = median_slowdown(d, c, u, whole, y);
 		double z = shift / (rs->noise / sqrt((double)(whole - u)));
 		if (shift >= STRAG_MIN_SHIFT && z >= STRAG_Z) {
@@ -364,23 +423,27 @@ void analysis_rank_verdict(const struct distributed *d, size_t ri, const double 
 			   bool aligned, const double *lost, double *x, struct rank_stat *rs)
 {
 	size_t S = d->n_judged;
-	rs->slow_onset = rs->stall_lo = rs->stall_hi = rs->gap_onset = -1;
+	rs->slow_onset = rs->stall_lo = rs->stall_hi = rs->gap_onset = rs->rise_onset = rs->late_onset = -1;
+	rs->recovered = false;
 	if (S < STRAG_MIN_JUDGE)
 		return; /* too few steps to estimate the rank's noise: no verdict */
 	double *y = x + S; /* second half of the scratch */
 	double max;
 	double total = fill_slowdown(d, c, ratio, aligned, x, &rs->noise, &max);
-	size_t gap = S;
+	size_t J = late_rise(d, c, x, total, y, rs); /* the steps judged below: not a rise too late */
+	for (size_t k = J; k < S; k++)
+		total -= x[k];
+	size_t gap = J;
 	double usual = NAN;
-	size_t t = slow_verdict(d, c, x, total, y, &gap, &usual, rs);
-	if (t < S) {
+	size_t t = slow_verdict(d, J, c, x, total, y, &gap, &usual, rs);
+	if (t < J) { /* its cost to the last judged step, a late rise's too */
 		rs->slow_onset = d->step[t].step;
 		rs->slow_cost = cost_over(d, ri, c, lost, t, S - 1);
-	} else if (gap < S) { /* the onset if pytscope's rule names it (analysis_straggler_set) */
+	} else if (gap < J) { /* the onset if pytscope's rule names it (analysis_straggler_set) */
 		rs->slow_cost = cost_over(d, ri, c, lost, gap, S - 1);
 	}
 	size_t n = t < gap ? t : gap; /* no stall after a rise that lasts */
-	stall_verdict(d, ri, c, x, n, n == S ? total / (double)S : mean_of(x, n), max, usual, lost, y, rs);
+	stall_verdict(d, ri, c, x, n, n == J ? total / (double)J : mean_of(x, n), max, usual, lost, y, rs);
 }
 
 /* a before b in the set: higher cost first, then lower rank id. */
@@ -388,6 +451,13 @@ static bool costlier(const struct distributed *d, int a, int b)
 {
 	const struct rank_stat *x = &d->rank[a], *y = &d->rank[b];
 	return x->slow_cost != y->slow_cost ? x->slow_cost > y->slow_cost : x->rank < y->rank;
+}
+
+/* Rank rs's biggest stall ended before the last judged step, and no rise came too late
+ * to judge after it: it recovered. */
+static bool stall_ended(const struct distributed *d, const struct rank_stat *rs)
+{
+	return rs->stall_lo >= 0 && d->n_judged && rs->stall_hi < d->step[d->n_judged - 1].step && rs->late_onset < 0;
 }
 
 void analysis_straggler_set(struct distributed *d)
@@ -398,9 +468,11 @@ void analysis_straggler_set(struct distributed *d)
 		struct rank_stat *rs = &d->rank[r];
 		if (d->straggler == (long)r && rs->slow_onset < 0) { /* pytscope's, not ours */
 			bool gap = rs->gap_onset >= 0; /* slower from there, with no fail-slow */
-			rs->slow_onset = gap ? rs->gap_onset : d->step[0].step;
-			rs->slow_shift = gap ? rs->gap_shift : rs->rel_slowdown;
-			rs->slow_cost = gap ? rs->slow_cost : rs->time_lost;
+			/* slow over its stall, then no longer */
+			rs->recovered = !gap && stall_ended(d, rs);
+			rs->slow_onset = gap ? rs->gap_onset : rs->recovered ? rs->stall_lo : d->step[0].step;
+			rs->slow_shift = gap ? rs->gap_shift : rs->recovered ? rs->stall_shift : rs->rel_slowdown;
+			rs->slow_cost = gap ? rs->slow_cost : rs->recovered ? rs->stall_cost : rs->time_lost;
 		}
 		rs->straggler = rs->slow_onset >= 0;
 		if (!rs->straggler)
@@ -443,6 +515,45 @@ void analysis_gap_words(const struct distributed *d, int ri, char *buf, size_t n
 			 "sped up (own compute did not rise%s)", rs->gap_onset, rs->rank, rs->gap_shift * 100, likewise);
 }
 
+int analysis_late_rank(const struct distributed *d)
+{
+	int first = -1;
+	for (size_t r = 0; r < d->world_size; r++)
+		if (d->rank[r].late_onset >= 0 && (first < 0 || d->rank[r].late_onset < d->rank[first].late_onset))
+			first = (int)r;
+	return first;
+}
+
+void analysis_late_words(const struct distributed *d, int ri, char *buf, size_t n)
+{
+	const struct rank_stat *rs = &d->rank[ri];
+	size_t more = 0, S = d->n_judged;
+	for (size_t r = 0; r < d->world_size; r++)
+		more += d->rank[r].late_onset >= 0 && (int)r != ri;
+	size_t after = S - analysis_dist_lower(d, S, rs->late_onset);
+	snprintf(buf, n, "from step %ld rank %d is %.0f%% slower than %s, over the last %zu%s steps: a fail-slow "
+		 "needs %d after its onset", rs->late_onset, rs->rank, rs->late_level * 100,
+		 d->world_size == 2 ? "the 2 ranks' mean" : "the step median", after, S < d->n_steps ? " judged" : "",
+		 STRAG_MIN_STEPS);
+	if (more)
+		text_appendf(buf, n, "; %zu more rank%s likewise", more, more == 1 ? "" : "s");
+}
+
+/* The straggler's words: "fail-slow, 28% slower from step 120", "11% slower from step 0,
+ * 42% from step 100", "pytscope's straggler, 28% slower over steps 0-119, then recovered". */
+static void straggler_words(const struct rank_stat *rs, char *buf, size_t n)
+{
+	if (rs->recovered)
+		snprintf(buf, n, "pytscope's straggler, %.0f%% slower over steps %ld-%ld, then recovered",
+			 rs->slow_shift * 100, rs->stall_lo, rs->stall_hi);
+	else if (rs->rise_onset >= 0)
+		snprintf(buf, n, "%.0f%% slower from step %ld, %.0f%% from step %ld", rs->slow_shift * 100,
+			 rs->slow_onset, rs->rise_level * 100, rs->rise_onset);
+	else
+		snprintf(buf, n, "%s%.0f%% slower from step %ld", rs->fail_slow ? "fail-slow, " : "",
+			 rs->slow_shift * 100, rs->slow_onset);
+}
+
 /* The verdict over the judged steps: "none ...", "not judged: ..." or the set; then a gap
  * no rank turned slow to open (analysis_gap_rank). */
 static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
@@ -451,7 +562,7 @@ static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 	char before[48] = "";
 	if (S < d->n_steps)
 		snprintf(before, sizeof(before), " before step %ld", d->step[S].step);
-	int gap = analysis_gap_rank(d);
+	int gap = analysis_gap_rank(d), late = analysis_late_rank(d);
 	bool sped_up = gap >= 0 && d->rank[gap].gap_sped_up;
 	if (gap >= 0 && !d->nstragglers) {
 		snprintf(buf, n, sped_up ? "none turned slow: " : "not judged: ");
@@ -465,6 +576,9 @@ static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 		else if (S < d->n_steps)
 			snprintf(buf, n, "none over steps %ld-%ld (no rank significantly slower than the step median)",
 				 d->step[0].step, d->step[S - 1].step);
+		else if (late >= 0) /* the steps from there are not judged on that rank */
+			snprintf(buf, n, "none before step %ld (no rank significantly slower than the step median)",
+				 d->rank[late].late_onset);
 		else
 			snprintf(buf, n, "none (no rank significantly slower than the step median)");
 		return;
@@ -473,9 +587,9 @@ static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 	char more[48] = "";
 	if (d->nstragglers > 1)
 		snprintf(more, sizeof(more), "; %zu more", d->nstragglers - 1);
-	char cost[32];
-	snprintf(buf, n, "%zu (rank %d: %s%.0f%% slower from step %ld, cost %s%s)", d->nstragglers, rs->rank,
-		 rs->fail_slow ? "fail-slow, " : "", rs->slow_shift * 100, rs->slow_onset,
+	char cost[32], what[96];
+	straggler_words(rs, what, sizeof(what));
+	snprintf(buf, n, "%zu (rank %d: %s, cost %s%s)", d->nstragglers, rs->rank, what,
 		 units_seconds(rs->slow_cost, cost, sizeof(cost)), more);
 	if (gap >= 0) {
 		text_appendf(buf, n, sped_up ? "; " : "; fail-slow not judged: ");
@@ -487,6 +601,12 @@ static void straggler_verdict(const struct distributed *d, char *buf, size_t n)
 void analysis_straggler_line(const struct distributed *d, char *buf, size_t n)
 {
 	straggler_verdict(d, buf, n);
+	int late = analysis_late_rank(d);
+	if (late >= 0) {
+		text_appendf(buf, n, "; not judged: ");
+		size_t used = strlen(buf);
+		analysis_late_words(d, late, buf + used, n - used);
+	}
 	size_t used = strlen(buf), S = d->n_judged;
 	const char *why = "logged only before the step numbers went back, left out of tscope-tui's tests";
 	if (S < d->n_steps && d->step[S].step == d->step[d->n_steps - 1].step)

@@ -64,18 +64,25 @@
  *   . calls run_changed() when the model changed (memoized findings dropped; the step
  *     store dropped its analyses in steps_refresh).
  * - Stall rule (documented in the man page, FOLLOW MODE): threshold T = max(10 x the
- *   median step time, the floor --stall, default 10 s). The median step time is the
- *   median over ranks of each rank's median timestamp gap over its last 16 records (one
- *   clock jump among them does not set it; the poll interval when no rank has
- *   timestamps). A rank "advances" when a poll finds new records; times are the
- *   follower's own monotonic clock (compute-node clocks are not trusted); a rank
- *   loaded before following starts last advanced when its file was last modified (its
- *   mtime's age by the login node's clock, at least 0). With at least one rank advanced
- *   within T:
- *   a rank idle for more than T whose newest step is behind the advancing ranks is
- *   stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249, 12 s ago; the
- *   others are at 380", or "rank 0 is at 380" when not all the others are; a rank with
- *   no step record idle past T likewise). With no rank advanced within T, the finish
+ *   median step time, 2 x the longest of the ranks' usual gaps between their file's
+ *   growths, the floor --stall, default 10 s). The median step time is the median over
+ *   ranks of each rank's median timestamp gap over its last 16 records (one clock jump
+ *   among them does not set it; the poll interval when no rank has timestamps). A rank
+ *   "advances" when a poll finds new records; times are the follower's own monotonic
+ *   clock (compute-node clocks are not trusted); a rank loaded before following starts
+ *   last advanced when its file was last modified (its mtime's age by the login node's
+ *   clock, at least 0). A rank's usual gap between growths is the median of the last 16
+ *   gaps between the polls that found its file grown, those the follower watched (not
+ *   one cut by a pause or a catch-up's slices): a buffered writer grows a file a burst at
+ *   a time (pytscope.md 1: every 200 records, sooner when Python's 8 KiB buffer spills),
+ *   and a rank between two bursts is not stalled. With at least one rank
+ *   advanced within T, once a followed file was seen growing (before that, how the files
+ *   grow is not known): a rank idle for more than T whose newest step is behind the
+ *   advancing ranks is stalled (LIVE.STALLED_RANK, high: "rank 3 stopped at step 249,
+ *   12 s ago; the others are at 380", or "rank 0 is at 380" when not all the others are;
+ *   a rank with no step record idle past T likewise), unless it finished: its run.json
+ *   records n_steps and its newest step is the last of them (ranks that end at different
+ *   steps). With no rank advanced within T, the finish
  *   marker is a rank's run.json with n_steps (pytscope writes it at finish() only): every
  *   followed rank has it (none short of its n_steps) is state FINISHED (LIVE.FINISHED,
  *   low), whatever step each stopped at (the steps said when they differ); none has it

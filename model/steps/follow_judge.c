@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* follow_judge.c: the follower's stall rule (follow_judge.h, follow.h STALL RULE): from
  * each followed rank's newest step, idle time, finish marker and file state, the job's
- * state (running, idle, stalled, finished) and the live findings that say so; the rule's median step time;
- * whether a run.json read again names another run. */
+ * state (running, idle, stalled, finished) and the live findings that say so; the rule's median step time
+ * and a rank's usual gap between its file's growths; whether a run.json read again names another run. */
 #include "model/steps/follow_judge.h"
 
 #include <math.h>
@@ -89,15 +89,16 @@ static void front_text(const struct follow_rank_now *v, size_t n, long front, ch
 }
 
 /* Some ranks advance (the newest step of those is front): the others idle for more than
- * T and behind are stalled. Returns a signature of them. */
+ * T and behind are stalled, unless finished (the finish marker at its last step) or none
+ * is judged yet (!grown). Returns a signature of them. */
 static unsigned long judge_running(struct finding_list *live, const struct follow_rank_now *v, size_t n,
-				   size_t nadv, long front, double T, bool *stalled)
+				   size_t nadv, long front, double T, bool grown, bool *stalled)
 {
 	char title[400], detail[512], ahead[SUMMARY_TEXT + 64];
 	front_text(v, n, front, ahead, sizeof(ahead));
 	unsigned long sig = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].idle <= T || (v[i].has && v[i].step >= front))
+	for (size_t i = 0; i < n && grown; i++) {
+		if (v[i].idle <= T || (v[i].has && v[i].step >= front) || (v[i].finished && !v[i].short_of_plan))
 			continue;
 		if (v[i].has)
 			snprintf(title, sizeof(title), "rank %d stopped at step %ld, %.0f s ago; %s", v[i].rank, v[i].step,
@@ -107,7 +108,8 @@ static unsigned long judge_running(struct finding_list *live, const struct follo
 				 v[i].idle, ahead);
 		snprintf(detail, sizeof(detail),
 			 "No new record from rank %d for %.0f s while %zu of %zu ranks advanced (threshold %.1f s "
-			 "= max(10 x median step time, --stall floor)).", v[i].rank, v[i].idle, nadv, n, T);
+			 "= max(10 x median step time, 2 x the ranks' usual gap between file growths, --stall "
+			 "floor)).", v[i].rank, v[i].idle, nadv, n, T);
 		add_live(live, "LIVE.STALLED_RANK", SEV_HIGH, v[i].rank, v[i].has ? v[i].step : -1, title, detail,
 			 "Look at that rank's node: a hung collective, a dead process, a full disk or a lost mount.");
 		stalled[i] = true;
@@ -228,8 +230,8 @@ static void judge_stalled(struct finding_list *live, const struct follow_rank_no
 }
 
 struct follow_verdict follow_judge(struct finding_list *live, const struct follow_rank_now *v, size_t n,
-				   const struct summary_ids *missing, long world, double T, const char *subset,
-				   bool *stalled)
+				   const struct summary_ids *missing, long world, double T, bool grown,
+				   const char *subset, bool *stalled)
 {
 	findings_free(live);
 	long front = 0;          /* newest step of the advancing ranks */
@@ -254,7 +256,7 @@ struct follow_verdict follow_judge(struct finding_list *live, const struct follo
 		return out;
 	if (nadv > 0) {
 		out.state = FOLLOW_RUNNING;
-		out.sig = judge_running(live, v, n, nadv, front, T, stalled);
+		out.sig = judge_running(live, v, n, nadv, front, T, grown, stalled);
 		return out;
 	}
 	/* (a rank with records and without the marker, some with it: named in why) */
@@ -301,6 +303,14 @@ double follow_step_time(const struct steps_model *m, double fallback)
 	double med = k ? stats_median(each, k) : fallback;
 	free(each);
 	return med;
+}
+
+double follow_growth_gap(const double *gap, size_t n)
+{
+	double v[FOLLOW_GAPS];
+	n = n < FOLLOW_GAPS ? n : FOLLOW_GAPS;
+	memcpy(v, gap, n * sizeof(*v));
+	return n ? stats_median_inplace(v, n) : 0;
 }
 
 bool follow_other_run(const struct steps_meta *was, const struct steps_meta *now, char *buf, size_t n)

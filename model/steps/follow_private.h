@@ -12,6 +12,7 @@
 #include <time.h>
 #include "model/steps/follow.h"
 #include "model/steps/follow_events.h"
+#include "model/steps/follow_judge.h"
 #include "model/steps/follow_sweep.h"
 #include "model/steps/internal.h"
 
@@ -46,6 +47,9 @@ struct ftail {
 	bool no_records;            /* the warning that its rank holds no record though run.json
 				     * records n_steps stands (follow_note_no_records) */
 	double t_adv;               /* when a poll last found new records */
+	double gap[FOLLOW_GAPS];    /* the last gaps between the polls that found its file grown,
+				     * those the follower watched (a ring: advanced() in load_follow.c) */
+	size_t ngap;                /* gaps taken so far */
 	size_t records;             /* records loaded at the last poll */
 	long long size;             /* file size at the last stat */
 	long long seen;             /* bytes looked at: those read, and an unfinished last line
@@ -106,6 +110,11 @@ struct follow {
 	long long read_saved;         /* bytes read (follow_read_bytes) then */
 	size_t next;                  /* the tail the next poll starts at (slices) */
 	bool behind;                  /* the last poll stopped at the slice */
+	bool catching_up;             /* the poll before this one stopped at the slice */
+	double t_polled;              /* when the poll before this one ran */
+	double spacing;               /* the time between the two polls before this one */
+	bool grown;                   /* a followed file was seen growing: until then no rank is
+				       * judged stalled (follow_judge.h) */
 };
 
 /* opts' index_every and index_bytes: TSCOPE_INDEX_EVERY="SECONDS[,MIB]" where not set

@@ -178,7 +178,8 @@ void steps_ends(const struct steps_model *m, struct steps_ends *e);
  * some rank has and another lacks (rules_unjudged.c): the rules across ranks read the
  * steps on every rank, so none of these. How many, the first runs of them ("20-39",
  * "20-29, 41, 60-65 and 2 more") and the ranks that lack some ("rank 1", "ranks 1,3",
- * "1200 ranks"; nranks of them); false when there are none. */
+ * "1200 ranks"; nranks of them); false when there are none. e's first_hi and last_lo may
+ * narrow the window to steps every rank spans (rules.c: those between two aligned steps). */
 struct steps_gaps {
 	size_t nsteps, nranks;
 	char steps[96], ranks[80];
@@ -477,6 +478,13 @@ struct distributed *analysis_distributed_from(struct run *run, const struct dist
 const struct distributed *analysis_distributed_last(struct run *run);
 /* Rank ri's memory peak (peak_alloc, else alloc; finite values only) into rs (has_mem_peak, mem_peak). */
 void analysis_rank_mem_peak(const struct steps_model *m, size_t ri, struct rank_stat *rs);
+/* Rank ri's own mean and median compute in seconds, as rank_stat own_mean and own_median
+ * are taken (a step without a compute left out; a NaN one makes both NaN), over its own
+ * steps, each its record in the run's alignment (the native one natively): the figures
+ * of a rank the distributed analysis does not weigh (one rank loaded, or no step on
+ * every rank). Reads the rank's body. False, *mean and *median untouched, when no step
+ * has a compute. */
+bool analysis_rank_own_compute(struct run *run, size_t ri, double *mean, double *median);
 /* The native straggler rules for rank ri (analysis.h STRAGGLERS; analysis_stragglers.c):
  * c = its compute at every aligned step, ratio = c / step median - 1 at every aligned
  * step when `aligned` (every step median > 0), lost = per aligned step the seconds the

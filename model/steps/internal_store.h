@@ -258,10 +258,11 @@ struct budget_sums {
 				       * one of its phase columns has */
 	struct phase_flaw flaw_compute, flaw_comm; /* analysis.h: its compute phases', comm's */
 	/* What the native budget leaves out (analysis_budget.c budget_left_out; 0 in the sums
-	 * the index summary keeps): the records without any phase among n, and the seconds
-	 * of the phases in no line (left out as pytscope does, spec §6.5), foreign_metric
-	 * the costliest of them, foreign_more: others have time too */
-	size_t unphased;
+	 * the index summary keeps): the records without any phase among n, the records with a
+	 * phase right after one with a phase of the same step (a micro-batch: no step of its
+	 * own to MFU), and the seconds of the phases in no line (left out as pytscope does,
+	 * spec §6.5), foreign_metric the costliest of them, foreign_more: others have time too */
+	size_t unphased, again;
 	double foreign;
 	int foreign_metric;
 	bool foreign_more;

@@ -230,6 +230,18 @@ static unsigned discover(struct follow *f, double now)
 	return out;
 }
 
+/* The run's step model; one the run opened without (an empty dir) is made finalized, as
+ * steps.h has a followed model: a rank published later re-sorts the ranks and drops the
+ * analyses (never taken for appends to the ranks they were sized for). */
+static struct steps_model *model_of(struct follow *f)
+{
+	bool made = !f->run->steps;
+	struct steps_model *m = steps_model_get(f->run);
+	if (made)
+		steps_finalize(m);
+	return m;
+}
+
 /* No rank of m has an id below rank's: its scalars are exact, as a load reads them. */
 static bool lowest_rank(const struct steps_model *m, long rank)
 {
@@ -245,7 +257,7 @@ static bool lowest_rank(const struct steps_model *m, long rank)
  * replaces is put in t's reload (said with it). */
 static struct rank_steps *new_rank(struct follow *f, struct ftail *t, const char *top)
 {
-	struct steps_model *m = steps_model_get(f->run);
+	struct steps_model *m = model_of(f);
 	struct rank_steps *r = steps_rank_new(m, (int)t->rank, t->dir);
 	if (lowest_rank(m, t->rank))
 		rank_exact_scalars(r);
@@ -285,7 +297,7 @@ static struct rank_steps *fresh_rank(struct follow *f, struct ftail *t, long lon
 /* The rank t appends to: created and published when the model lacks it. */
 static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long size)
 {
-	struct steps_model *m = steps_model_get(f->run);
+	struct steps_model *m = model_of(f);
 	long ri = t->r ? -1 : steps_rank_index(m, (int)t->rank);
 	if (!t->r && ri < 0) {
 		t->r = fresh_rank(f, t, size, NULL);
@@ -305,7 +317,7 @@ static struct rank_steps *rank_for(struct follow *f, struct ftail *t, long long 
 static void rank_replaced(struct follow *f, struct ftail *t, struct rank_steps *r)
 {
 	t->r = r;
-	steps_publish_rank(steps_model_get(f->run), r);
+	steps_publish_rank(model_of(f), r);
 	index_log_end(f->p[t->path].log);
 	f->p[t->path].log = NULL;
 }
@@ -462,6 +474,20 @@ static unsigned reload_done(struct follow *f, struct ftail *t, size_t n, double 
 	return FOLLOW_RELOADED;
 }
 
+/* t's file grew by records at now: the gap since it last grew is taken when the follower
+ * watched it (the poll before came within half of it or at most twice the spacing before,
+ * read the file whole and did not stop at the slice): a gap cut by a pause (F) or a
+ * catch-up's slices says nothing of how the file grows. */
+static void advanced(struct follow *f, struct ftail *t, double now)
+{
+	double gap = now - t->t_adv, since = now - f->t_polled;
+	if (!f->catching_up && t->seen >= t->size && (since <= gap / 2 || since <= 2 * f->spacing))
+		t->gap[t->ngap++ % FOLLOW_GAPS] = gap;
+	t->t_adv = now;
+	f->t_newest = now;
+	f->grown = true;
+}
+
 /* Poll t's steps.jsonl, reading at most *left bytes (< 0: no limit); returns FOLLOW_* bits. */
 static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long long *left)
 {
@@ -544,10 +570,8 @@ static unsigned poll_steps(struct follow *f, struct ftail *t, double now, long l
 		return out | FOLLOW_GREW | (t->seen >= t->size ? reload_done(f, t, n, now) : 0);
 	}
 	if (n != t->records) {
-		if (n > t->records) {
-			t->t_adv = now;
-			f->t_newest = now;
-		}
+		if (n > t->records)
+			advanced(f, t, now);
 		t->records = n;
 		out |= FOLLOW_GREW;
 	}
@@ -666,12 +690,21 @@ static struct follow_rank_now rank_now(struct follow *f, const struct ftail *t, 
 	return v;
 }
 
+/* The stall threshold T (follow.h): max(10 x the median step time, 2 x the longest of the
+ * ranks' usual gaps between their file's growths, the floor). */
+static double threshold(const struct follow *f)
+{
+	double T = 10 * follow_step_time(f->run->steps, f->o.interval);
+	for (size_t i = 0; i < f->nt; i++) {
+		double g = f->t[i].gone ? 0 : 2 * follow_growth_gap(f->t[i].gap, f->t[i].ngap);
+		T = g > T ? g : T;
+	}
+	return T > f->o.stall_floor ? T : f->o.stall_floor;
+}
+
 static unsigned assess(struct follow *f, double now)
 {
-	const struct steps_model *m = f->run->steps;
-	f->threshold = 10 * follow_step_time(m, f->o.interval);
-	if (f->threshold < f->o.stall_floor)
-		f->threshold = f->o.stall_floor;
+	f->threshold = threshold(f);
 	struct follow_rank_now *v = xmalloc((f->nt ? f->nt : 1) * sizeof(*v));
 	bool *stalled = xmalloc((f->nt ? f->nt : 1) * sizeof(*stalled));
 	size_t n = 0;
@@ -688,7 +721,8 @@ static unsigned assess(struct follow *f, double now)
 	struct summary_ids missing;
 	long world;
 	world_missing(f, &missing, &world);
-	struct follow_verdict vd = follow_judge(&f->live, v, n, &missing, world, f->threshold, subset, stalled);
+	struct follow_verdict vd = follow_judge(&f->live, v, n, &missing, world, f->threshold, f->grown, subset,
+						stalled);
 	f->state = vd.state;
 	for (size_t i = 0; i < f->nt; i++)
 		f->t[i].stalled = false;
@@ -744,7 +778,8 @@ struct follow *follow_new(struct run *run, const char *const *paths, size_t npat
 		f->o.interval = 1;
 	follow_index_every(&f->o);
 	keep_loaded(f, paths, npaths);
-	f->t_start = f->t_saved = now;
+	f->t_start = f->t_saved = f->t_polled = now;
+	f->spacing = f->o.interval;
 	f->t_newest = -1;
 	f->threshold = f->o.stall_floor;
 	follow_events_init(&f->ev);
@@ -770,6 +805,7 @@ unsigned follow_poll(struct follow *f, double now)
 	unsigned out = discover(f, now);
 	long long left = f->o.slice > 0 ? f->o.slice : -1;
 	size_t k = 0, start = f->next < f->nt ? f->next : 0;
+	f->catching_up = f->behind;
 	f->behind = false;
 	for (; k < f->nt && !f->behind; k++) {
 		struct ftail *t = &f->t[(start + k) % f->nt];
@@ -800,6 +836,8 @@ unsigned follow_poll(struct follow *f, double now)
 	if (out)
 		run_changed(f->run);
 	follow_save_due(f, now);
+	f->spacing = now - f->t_polled;
+	f->t_polled = now;
 	return out;
 }
 

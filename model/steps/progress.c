@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* progress.c: the partial Overview of a loading run (see progress.h for the contract):
  * a per-rank digest taken in under the step model's lock as the loaders publish ranks,
- * and the lines the loading screen draws from it. */
+ * and the lines the loading screen draws from it (a run with no step model: its sources
+ * alone). */
 #include "model/steps/progress.h"
 
 #include <math.h>
@@ -39,6 +40,7 @@ struct steps_progress {
 	char ident[SUMMARY_TEXT];
 	size_t files, src_records, skipped, unreadable, notes;
 	bool closed;
+	bool model;               /* the run has a step model (pytscope's lines) */
 };
 
 struct steps_progress *steps_progress_new(void)
@@ -59,8 +61,10 @@ static void progress_reset(struct steps_progress *p)
 	free(p->rank);
 	free(p->name);
 	size_t files = p->files, rec = p->src_records, sk = p->skipped, un = p->unreadable, no = p->notes;
+	bool model = p->model;
 	memset(p, 0, sizeof(*p));
 	p->lo = 1;
+	p->model = model;
 	p->files = files;
 	p->src_records = rec;
 	p->skipped = sk;
@@ -186,6 +190,7 @@ bool steps_progress_update(struct steps_progress *p, struct run *run, size_t bud
 	struct steps_model *m = take_sources(p, run);
 	if (p->closed || !m)
 		return !p->closed;
+	p->model = true;
 	double *scratch = NULL;
 	size_t scap = 0;
 	pthread_mutex_lock(&m->lock);
@@ -313,19 +318,35 @@ static void partial_findings(const struct steps_progress *p, const char *of, lon
 	summary_add(f, TONE_NORMAL, "no verdict", "n/a: loading (%s): findings are judged when the load ends", of);
 }
 
-void steps_progress_lines(const struct steps_progress *p, const char *path, struct summary *s, struct summary *f)
+/* The lines of any run: path, files and records so far, data quality. */
+static void source_lines(const struct steps_progress *p, const char *path, struct summary *s)
 {
-	char of[64], na[96];
-	of_ranks(p, of, sizeof(of));
-	snprintf(na, sizeof(na), "n/a: loading (%s)", of);
-	s->n = f->n = 0;
-	summary_add(s, TONE_NORMAL, "run", "%s", p->name ? p->name : "- (no run.json name yet)");
 	summary_add(s, TONE_NORMAL, "path", "%s", path ? path : "-");
 	summary_add(s, TONE_NORMAL, "sources", "%zu file%s, %zu record%s loaded so far", p->files,
 		    p->files == 1 ? "" : "s", p->src_records, p->src_records == 1 ? "" : "s");
 	summary_add(s, p->skipped || p->unreadable ? TONE_WARN : TONE_NORMAL, "data quality",
 		    "so far %zu skipped, %zu unreadable; %zu note%s", p->skipped, p->unreadable, p->notes,
 		    p->notes == 1 ? "" : "s");
+}
+
+const char *steps_progress_finishing(const struct steps_progress *p)
+{
+	return p->model ? "aligning the steps and analysing" : "analysing";
+}
+
+void steps_progress_lines(const struct steps_progress *p, const char *path, struct summary *s, struct summary *f)
+{
+	char of[64], na[96];
+	s->n = f->n = 0;
+	if (!p->model) {
+		source_lines(p, path, s);
+		summary_add(f, TONE_NORMAL, "no verdict", "n/a: loading: findings are judged when the load ends");
+		return;
+	}
+	of_ranks(p, of, sizeof(of));
+	snprintf(na, sizeof(na), "n/a: loading (%s)", of);
+	summary_add(s, TONE_NORMAL, "run", "%s", p->name ? p->name : "- (no run.json name yet)");
+	source_lines(p, path, s);
 	if (p->expected && p->listing)
 		summary_add(s, TONE_NORMAL, "ranks", "%s loaded; listing: %zu of %zu rank dirs so far", of, p->listed,
 			    p->expected);

@@ -14,7 +14,10 @@
  * steps_progress_lines() writes the Overview's "key  value" lines and the partial
  * findings. Every figure says it is over the ranks loaded so far; a figure that needs
  * every rank (coverage, run wall, imbalance, stragglers, budget) reads "n/a: loading
- * (k of N ranks)", and no line ever gives a verdict of the whole run.
+ * (k of N ranks)", and no line ever gives a verdict of the whole run. A run with no step
+ * model (yet: identification; or ever: DASF, sweeps, traces until their steps are
+ * published) has no ranks, steps or step times to wait for: its lines are the path, the
+ * files and records so far and the data quality, and no verdict.
  *
  * Not thread-safe itself: one reader (the loading screen) owns a struct steps_progress. */
 #ifndef MODEL_STEPS_PROGRESS_H
@@ -39,10 +42,14 @@ size_t steps_progress_ranks(const struct steps_progress *p, size_t *expected);
  * are not known yet. *listed: rank dirs listed so far (of the expected ranks). */
 bool steps_progress_listing(const struct steps_progress *p, size_t *listed);
 /* The partial Overview: lines (run identity, sources, ranks and steps so far, step time
- * and phase shares of the ranks loaded, n/a for run-wide figures) and findings (partial
- * observations, each labelled, then the line saying no verdict is given yet). path is
- * the first PATH (unsanitized; summary_add sanitizes). */
+ * and phase shares of the ranks loaded, n/a for run-wide figures; without a step model
+ * only the path, sources and data quality) and findings (partial observations, each
+ * labelled, then the line saying no verdict is given yet). path is the first PATH
+ * (unsanitized; summary_add sanitizes). */
 void steps_progress_lines(const struct steps_progress *p, const char *path, struct summary *lines,
 			  struct summary *findings);
+/* What the load does once every file is read (static text): "aligning the steps and
+ * analysing" with a step model, else "analysing". */
+const char *steps_progress_finishing(const struct steps_progress *p);
 
 #endif

@@ -2,8 +2,9 @@
 /* rules.c: pytscope 0.2.1's finding rules over a step run (pytscope.md §7-8):
  * same ids, severities, order and text, plus machine-readable evidence; and the native
  * straggler rules (DIST.FAIL_SLOW, DIST.SLOW_RANK, DIST.TRANSIENT_STALL) over the
- * straggler verdicts of analysis.h; natively DIST.LOAD_IMBALANCE also names one step that
- * alone lost 5% of the critical compute to imbalance (a one-step hang). Each rule
+ * straggler verdicts of analysis.h; natively DIST.LOAD_IMBALANCE also names one step, or a
+ * burst of steps waiting for the same hung rank, that alone lost 5% of the critical compute
+ * to imbalance (a hang: rules_hang.c). Each rule
  * reads memoized analyzer results of the lowest rank (pytscope's "store") and the
  * distributed summary; none of them looks at files. Natively CONVERGENCE.DIVERGED says which
  * run of steps it means and calls a divergence a resume left behind recovered (medium), and
@@ -289,6 +290,47 @@ static char *more_note(size_t shown, size_t total)
 			     : xstrdup("");
 }
 
+/* The first step a rank whose fail-slow onset is `onset` may have turned slow at: the
+ * onset, or the step after the aligned step before it when the steps between are not on
+ * every rank (steps_gaps_find over them; not judged): it turned slow after that step, by
+ * the onset. */
+static long onset_from(struct run *run, const struct distributed *d, long onset)
+{
+	size_t t = analysis_dist_lower(d, d->n_judged, onset);
+	if (t == 0 || t >= d->n_judged || d->step[t - 1].step + 1 >= onset)
+		return onset;
+	struct steps_ends e;
+	struct steps_gaps g;
+	steps_ends(run->steps, &e);
+	e.first_hi = d->step[t - 1].step + 1; /* between two aligned steps: every rank spans it */
+	e.last_lo = onset - 1;
+	return steps_gaps_find(run->steps, &e, &g) ? e.first_hi : onset;
+}
+
+/* DIST.SLOW_RANK's title and detail (new strings): slow over the whole run (whole), or
+ * slow before a rise of its own compute (rank_stat.rise_onset) and slower from it to end. */
+static char *slow_rank_title(const struct rank_stat *rs)
+{
+	if (rs->rise_onset < 0)
+		return xasprintf("Rank %d is slower than the others throughout", rs->rank);
+	return xasprintf("Rank %d is slower than the others throughout, more so from step %ld", rs->rank,
+			 rs->rise_onset);
+}
+
+static char *slow_rank_detail(const struct rank_stat *rs, const char *whole, const char *end, const char *more)
+{
+	if (rs->rise_onset < 0)
+		return xasprintf("Rank %d's compute is %.0f%% above the step median over %s (z=%.0f against its "
+				 "step-to-step noise of %.1f%%). The other ranks waited %.3g s for it.%s", rs->rank,
+				 rs->slow_shift * 100, whole, rs->slow_z, rs->noise * 100, rs->slow_cost, more);
+	return xasprintf("Rank %d's compute is %.0f%% above the step median before step %ld (z=%.0f against its "
+			 "step-to-step noise of %.1f%%) and %.0f%% from there to %s, where its own compute "
+			 "rose: it was slower before that step too, so it did not turn slow there. The other "
+			 "ranks waited %.3g s for it.%s", rs->rank,
+			 rs->slow_shift * 100, rs->rise_onset, rs->slow_z, rs->noise * 100, rs->rise_level * 100, end,
+			 rs->slow_cost, more);
+}
+
 /* The stragglers pytscope's rule does not report: fail-slow ranks (HIGH), and ranks slow
  * throughout when pytscope's exactly-one test gave none (HIGH). */
 static void native_slow(struct run *run, struct finding_list *out, bool fail_slow)
@@ -311,25 +353,31 @@ static void native_slow(struct run *run, struct finding_list *out, bool fail_slo
 			continue;
 		shown++;
 		char *more = shown == NATIVE_MAX_FINDINGS ? more_note(shown, total) : xstrdup("");
-		char *fix = xasprintf("Look at rank %d's host and device from step %ld on: thermal throttling, "
-				      "a failing GPU or link, a noisy neighbour, or a data shard that changed.",
-				      rs->rank, rs->slow_onset);
+		long from = fail_slow ? onset_from(run, d, rs->slow_onset) : rs->slow_onset;
+		char at[64], unjudged[128] = "";
+		snprintf(at, sizeof(at), "at step %ld", rs->slow_onset);
+		if (from < rs->slow_onset) {
+			snprintf(at, sizeof(at), "after step %ld, by step %ld", from - 1, rs->slow_onset);
+			snprintf(unjudged, sizeof(unjudged), " The steps between %ld and %ld are not on every "
+				 "rank, so not judged: it may have turned slow among them.", from - 1, rs->slow_onset);
+		}
+		char *fix = xasprintf("See which of rank %d's phases are above the other ranks' from step %ld on "
+				      "(the heatmap's metrics, m): data points at its input pipeline (loader workers, "
+				      "storage, a data shard that changed); forward, backward or optimizer at its host "
+				      "and device (thermal throttling, a failing GPU or link, a noisy neighbour).",
+				      rs->rank, from);
 		if (fail_slow)
 			add(out, "DIST.FAIL_SLOW", SEV_HIGH,
-			    xasprintf("Rank %d turned slow at step %ld (fail-slow)", rs->rank, rs->slow_onset),
+			    xasprintf("Rank %d turned slow %s (fail-slow)", rs->rank, at),
 			    xasprintf("From step %ld to %s rank %d's compute is %.0f%% above the step median "
-				      "(median slowdown after minus before; z=%.0f against its step-to-step noise "
-				      "of %.1f%%). The other ranks waited %.3g s for it since then.%s",
-				      rs->slow_onset, end, rs->rank, rs->slow_shift * 100, rs->slow_z, rs->noise * 100,
-				      rs->slow_cost, more),
-			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
+				      "(its median since then, up from %.0f%% before; z=%.0f against its step-to-step "
+				      "noise of %.1f%%). The other ranks waited %.3g s for it since then.%s%s",
+				      rs->slow_onset, end, rs->rank, rs->slow_shift * 100,
+				      round(rs->slow_before * 100) + 0.0 /* no -0 */, rs->slow_z, rs->noise * 100,
+				      rs->slow_cost, unjudged, more),
+			    fix, ev_rank(d, (size_t)ri, from, last_step(d)));
 		else
-			add(out, "DIST.SLOW_RANK", SEV_HIGH,
-			    xasprintf("Rank %d is slower than the others throughout", rs->rank),
-			    xasprintf("Rank %d's compute is %.0f%% above the step median over %s "
-				      "(z=%.0f against its step-to-step noise of %.1f%%). The other ranks waited "
-				      "%.3g s for it.%s", rs->rank, rs->slow_shift * 100, whole, rs->slow_z,
-				      rs->noise * 100, rs->slow_cost, more),
+			add(out, "DIST.SLOW_RANK", SEV_HIGH, slow_rank_title(rs), slow_rank_detail(rs, whole, end, more),
 			    fix, ev_rank(d, (size_t)ri, rs->slow_onset, last_step(d)));
 		free(fix);
 		free(more);
@@ -373,43 +421,6 @@ static void rule_transient(struct run *run, struct finding_list *out)
 	}
 }
 
-/* Natively, when pytscope's CV bar is not met (the median step is balanced) but one
- * aligned step alone lost 5% or more of the critical compute to imbalance (the rule's bar
- * for the run): a rank that hung at that step, which no straggler test sees (medians) nor
- * the stall test (STALL_MIN_STEPS steps). Judged on STRAG_MIN_JUDGE aligned steps or more,
- * as persistence is. */
-static void step_imbalance(const struct distributed *d, struct finding_list *out)
-{
-	if (d->n_steps < STRAG_MIN_JUDGE)
-		return;
-	double sum_max = 0, worst = 0;
-	size_t w = 0;
-	for (size_t k = 0; k < d->n_steps; k++) {
-		sum_max += d->step[k].cmax;
-		if (d->step[k].cmax - d->step[k].cmean > worst) {
-			worst = d->step[k].cmax - d->step[k].cmean;
-			w = k;
-		}
-	}
-	if (!(sum_max > 0) || !(worst / sum_max * 100 >= 5))
-		return;
-	const struct dist_step *s = &d->step[w];
-	const struct rank_stat *rs = &d->rank[s->critical];
-	char took[32], med[32];
-	add(out, "DIST.LOAD_IMBALANCE", SEV_MED,
-	    xasprintf("Step %ld alone lost %.0f%% of critical compute waiting for rank %d", s->step,
-		      worst / sum_max * 100, rs->rank),
-	    xasprintf("At step %ld rank %d's compute took %s against a step median of %s: %.1f%% of the "
-		      "run's critical compute was lost to imbalance at that step alone (%.1f%% over the run). "
-		      "Per-rank compute is otherwise balanced (median CV=%.2f): the straggler tests (medians) "
-		      "and the stall test (%d steps or more) do not see one step.", s->step, rs->rank,
-		      units_seconds(s->cmax, took, sizeof(took)), units_seconds(s->cmed, med, sizeof(med)),
-		      worst / sum_max * 100, d->wall_frac_lost * 100, d->imbalance_cv, STALL_MIN_STEPS),
-	    "Correlate that step with the rank's host logs (a checkpoint, GC, preemption, a storage or "
-	    "network hang) and with its data phase there.",
-	    ev_rank(d, (size_t)s->critical, s->step, s->step));
-}
-
 static void rule_imbalance(struct run *run, struct finding_list *out)
 {
 	const struct distributed *d = dist_judged(run);
@@ -417,7 +428,7 @@ static void rule_imbalance(struct run *run, struct finding_list *out)
 		return;
 	if (!(d->imbalance_cv >= 0.15)) {
 		if (!rules_compat(run))
-			step_imbalance(d, out);
+			rules_hang(d, out);
 		return;
 	}
 	char who[128] = "with no single persistent straggler"; /* natively only where stragglers are judged */
@@ -534,7 +545,7 @@ static void rule_efficiency(struct run *run, struct finding_list *out)
 		units_seconds(top->seconds, top_s, sizeof(top_s));
 	char *detail = xasprintf("%sBiggest recoverable line: %s at %s%% of wall (%s over %zu step%s). "
 				 "Top recoverable: %s.", anchor, top->name, top_pct, top_s,
-				 b->n, compat || b->n != 1 ? "s" : "", list);
+				 b->steps, compat || b->steps != 1 ? "s" : "", list);
 	char *fix = xasprintf("Start with %s: %s.", top->name, budget_hint(b->recoverable[0]));
 	struct evidence ev = evidence_none(); /* the budget is the evidence: the Budget pane */
 	ev.kind = EV_BUDGET;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rules.h: private to model/steps. What the step rules (rules.c) share with
  * CROSS.CORRELATED_INSTABILITY (rules_cross.c: that rule, its slicer, which rules.c
- * registers, and which run of steps a finding at steps logged twice means). */
+ * registers, and which run of steps a finding at steps logged twice means) and with
+ * DIST.LOAD_IMBALANCE's native hang (rules_hang.c). */
 #ifndef MODEL_STEPS_RULES_H
 #define MODEL_STEPS_RULES_H
 
@@ -31,5 +32,10 @@ void rules_which_run(const long *step, size_t n, size_t g0, size_t g1, char *buf
 void rules_cross(struct run *run, struct finding_list *out);
 bool rules_cross_slice(struct run *run, struct finding_list *out, void **state);
 void rules_cross_drop(void *state);
+/* DIST.LOAD_IMBALANCE natively when the median step is balanced: the aligned step, or burst
+ * of steps waiting for one hung rank, that alone lost 5% or more of the critical compute
+ * (rules_hang.c); nothing on fewer than STRAG_MIN_JUDGE aligned steps. */
+struct distributed;
+void rules_hang(const struct distributed *d, struct finding_list *out);
 
 #endif

@@ -5,7 +5,8 @@
  * without enough aligned steps or on the steps before a rank starts, after one ends and
  * that a rank lacks in between (on no rank-to-rank comparison: steps_gaps_find finds
  * those, for the headline too), a 2-rank gap neither rank's own compute explains (no
- * fail-slow named), an efficiency with nothing to weigh or on a rank wall that leaves
+ * fail-slow named), a rise in the last steps too late to judge, an efficiency with
+ * nothing to weigh or on a rank wall that leaves
  * out phases with a share of the time (fwd, bwd: ANALYSIS_OUTSIDE_BAR; so do the rules
  * across ranks), a phase value that
  * is not a duration (named where it is: shares, jitter, efficiency); on traces without a
@@ -24,6 +25,7 @@
 #include "model/ranklist.h"
 #include "model/run.h"
 #include "model/steps/nodes.h"
+#include "model/steps/rules.h"
 #include "model/text.h"
 #include "model/trace/trace.h"
 #include "model/xalloc.h"
@@ -34,8 +36,10 @@
 #define IDS_EFFICIENCY "EFFICIENCY.LOW_MFU EFFICIENCY.RECOVERABLE"
 #define IDS_RANK0 IDS_SHARES " TIMING.JITTER CONVERGENCE.DIVERGED CONVERGENCE.NO_PROGRESS " \
 	"CROSS.CORRELATED_INSTABILITY MEMORY.FRAGMENTATION MEMORY.GROWTH " IDS_EFFICIENCY
-/* The findings of the rules across ranks that need aligned steps to weigh (not the comm share). */
-#define IDS_STRAGGLERS "DIST.STRAGGLER DIST.FAIL_SLOW DIST.SLOW_RANK DIST.TRANSIENT_STALL"
+/* The findings of the rules across ranks that need aligned steps to weigh (not the comm share):
+ * tscope-tui's straggler tests, which need STRAG_MIN_JUDGE of them, and pytscope's. */
+#define IDS_NATIVE_STRAGGLERS "DIST.FAIL_SLOW DIST.SLOW_RANK DIST.TRANSIENT_STALL"
+#define IDS_STRAGGLERS "DIST.STRAGGLER " IDS_NATIVE_STRAGGLERS
 /* ... and with them every rule that weighs the ranks on their aligned steps. */
 #define IDS_ALIGNED IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER DIST.COMM_BOUND"
 
@@ -468,23 +472,51 @@ static void gap_unjudged(const struct distributed *d, struct not_judged *nj)
 	findings_unjudged_add(nj, "DIST.FAIL_SLOW", "a fail-slow rank (%s)", words);
 }
 
+/* A rise too late for the fail-slow test to place an onset (analysis_late_rank). */
+static void late_unjudged(const struct distributed *d, struct not_judged *nj)
+{
+	int late = analysis_late_rank(d);
+	char words[200];
+	if (late < 0)
+		return;
+	analysis_late_words(d, late, words, sizeof(words));
+	findings_unjudged_add(nj, "DIST.FAIL_SLOW", "a fail-slow rank in the last steps (%s)", words);
+}
+
+/* Fewer aligned steps than the noise test needs (d, the ranks weighed): tscope-tui's
+ * straggler tests, with nodes its slow nodes, are not judged; pytscope's DIST.STRAGGLER
+ * (its z test needs no noise estimate) is not judged either unless it named a rank: a
+ * finding is no absence. */
+static void few_steps_unjudged(const struct distributed *d, bool nodes, struct not_judged *nj)
+{
+	bool named = d->straggler >= 0; /* rules.c rule_straggler fired */
+	char ids[160], other[64] = "stragglers";
+	snprintf(ids, sizeof(ids), "%s%s", named ? IDS_NATIVE_STRAGGLERS : IDS_STRAGGLERS,
+		 nodes ? " NODE.SLOW_TOGETHER" : "");
+	if (named)
+		snprintf(other, sizeof(other), "other stragglers than DIST.STRAGGLER's rank %d",
+			 d->rank[d->straggler].rank);
+	findings_unjudged_add(nj, ids, "%s%s (%zu aligned step%s, the noise test needs %d)", other,
+			      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s", STRAG_MIN_JUDGE);
+}
+
 /* Across ranks: stragglers and imbalance need aligned steps, the comm share a comm and a
- * compute phase on every rank (analysis_comm_unmeasured). */
+ * compute phase on every rank (analysis_comm_unmeasured). Under --compat pytscope its rules
+ * weigh the aligned steps as pytscope does, however few and whatever they hold: only steps
+ * not on every rank go unjudged (findings_not_judged_list drops the native rules' ids). */
 static void ranks_unjudged(struct run *run, struct not_judged *nj)
 {
 	const struct distributed *d = analysis_distributed(run);
-	const char *unweighable = d ? analysis_compute_unweighable(run) : NULL;
+	bool compat = rules_compat(run); /* pytscope's rules judge its figures, whatever they are (rules.c) */
+	const char *unweighable = d && !compat ? analysis_compute_unweighable(run) : NULL;
 	bool nodes = d && d->n_steps < STRAG_MIN_JUDGE && has_nodes(run);
 	if (!d) /* nothing weighed across ranks: the comm share neither */
 		findings_unjudged_add(nj, IDS_ALIGNED, "stragglers and imbalance (no step number is on every rank)");
 	else if (unweighable)
 		findings_unjudged_add(nj, IDS_STRAGGLERS " DIST.LOAD_IMBALANCE NODE.SLOW_TOGETHER",
 				      "stragglers and imbalance (%s)", unweighable);
-	else if (d->n_steps < STRAG_MIN_JUDGE)
-		findings_unjudged_add(nj, nodes ? IDS_STRAGGLERS " NODE.SLOW_TOGETHER" : IDS_STRAGGLERS,
-				      "stragglers%s (%zu aligned step%s, the noise test needs %d)",
-				      nodes ? " and slow nodes" : "", d->n_steps, d->n_steps == 1 ? "" : "s",
-				      STRAG_MIN_JUDGE);
+	else if (d->n_steps < STRAG_MIN_JUDGE && !compat) /* pytscope's z test needs no noise estimate */
+		few_steps_unjudged(d, nodes, nj);
 	if (d && !unweighable) {
 		ends_unjudged(run->steps, nj);
 		gaps_unjudged(run->steps, nj);
@@ -496,12 +528,15 @@ static void ranks_unjudged(struct run *run, struct not_judged *nj)
 				      "transient stalls (they need %d ranks, the run has %zu: with 2 the "
 				      "step median is their mean, so one rank speeding up reads as the other "
 				      "stalling)", STALL_MIN_RANKS, d->world_size);
-	if (d && !unweighable)
+	if (d && !unweighable) {
 		gap_unjudged(d, nj);
+		late_unjudged(d, nj);
+	}
 	char why[160];
 	const char *comm = analysis_comm_unmeasured(run, why, sizeof(why));
-	/* without aligned steps the ranks are not weighed at all: only a missing phase is news */
-	if (comm && (d || !steps_has_phase(run->steps, "comm")))
+	/* without aligned steps the ranks are not weighed at all: only a missing phase is news;
+	 * with them --compat pytscope weighs the share as pytscope does, whatever a rank lacks */
+	if (comm && (d ? !compat : !steps_has_phase(run->steps, "comm")))
 		findings_unjudged_add(nj, "DIST.COMM_BOUND", "communication share (%s)", comm);
 }
 

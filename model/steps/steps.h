@@ -229,8 +229,9 @@ bool steps_partial_scope(const struct run *run, char *buf, size_t n);
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n);
 /* Is that verdict one (green when no rank straggles)? A compute phase recorded, at least
  * STRAG_MIN_JUDGE aligned steps, every rank loaded (partial: the verdict covers part
- * of the run, as steps_straggler_verdict or steps_partial_scope says), and no 2-rank gap
- * whose cause is not judged (analysis_gap_rank). */
+ * of the run, as steps_straggler_verdict or steps_partial_scope says), no 2-rank gap
+ * whose cause is not judged (analysis_gap_rank) and no rise too late to judge
+ * (analysis_late_rank). */
 bool steps_stragglers_judged(struct run *run, bool partial);
 
 /* run.json metadata of rank ri (meta->present false when missing or broken). */

@@ -2,12 +2,13 @@
 /* subsystem.c: the step family's registration (registry.h): the pytscope loader
  * (load.c), the views (views.c; the v list offers those with data: steps_view_has_data),
  * the finding rules (rules.c), the heatmap grids (grid.c), the Ranks/Steps/Budget tabs,
- * the headline summary (a share a rule judges on its side of the bar: analysis.h BARS; a
- * lowest rank's run.json found but not read named with why where run.json would speak:
- * MFU, coverage, environment, config; the steps on no rank-to-rank analysis: before a
- * rank starts, after one ends, lacked in between; under --compat pytscope no line from
- * steps built from ProfilerSteps, model/compat.h), finalize and the model's lifetime
- * (store.c).
+ * the headline summary (a share a rule judges on its side of the bar: analysis.h BARS; the
+ * top recoverable line n/a natively while the unknown compute overhead could be the larger:
+ * analysis_budget_top; a lowest rank's run.json found but not read named with why where
+ * run.json would speak: MFU, coverage, environment, config; the steps on no rank-to-rank
+ * analysis: before a rank starts, after one ends, lacked in between; under --compat
+ * pytscope no line from steps built from ProfilerSteps, model/compat.h), finalize and the
+ * model's lifetime (store.c).
  * Traces add step records too (model/trace/load_steps.c). */
 #include <limits.h>
 #include <malloc.h>
@@ -327,7 +328,7 @@ bool steps_stragglers_judged(struct run *run, bool partial)
 {
 	const struct distributed *d = analysis_distributed(run);
 	return !partial && d && d->n_steps >= STRAG_MIN_JUDGE && !analysis_compute_unweighable(run) &&
-	       analysis_gap_rank(d) < 0;
+	       analysis_gap_rank(d) < 0 && analysis_late_rank(d) < 0;
 }
 
 bool steps_straggler_verdict(struct run *run, char *buf, size_t n)
@@ -396,11 +397,12 @@ static void summary_budget(struct run *run, const char *unread, struct summary *
 			    "compute %.1f%% of rank wall %s (rank %d); MFU n/a: %s", b->efficiency * 100, wall,
 			    steps_rank_id(run->steps, 0),
 			    summary_mfu_na(run, b, unread, false, mfu_na, sizeof(mfu_na)));
-	if (b->nrecoverable) {
-		const struct budget_line *l = &b->line[b->recoverable[0]];
-		summary_add(out, TONE_NORMAL, "top recoverable", "%s %s (%s%%)", l->name,
-			    units_seconds(l->seconds, secs, sizeof(secs)),
-			    analysis_budget_share_text(b, b->recoverable[0], 1, pct, sizeof(pct)));
+	if (b->nrecoverable) { /* natively n/a while the compute overhead, unknown, could be the larger */
+		int top = analysis_budget_top(run, b), k = top >= 0 ? top : b->recoverable[0];
+		summary_add(out, TONE_NORMAL, "top recoverable", "%s%s %s (%s%%)",
+			    top >= 0 ? "" : "n/a: compute overhead unknown (MFU n/a); largest measured ",
+			    b->line[k].name, units_seconds(b->line[k].seconds, secs, sizeof(secs)),
+			    analysis_budget_share_text(b, k, 1, pct, sizeof(pct)));
 	}
 	char left[SUMMARY_TEXT]; /* natively, time in a phase of no line: the shares are not the step's */
 	if (analysis_budget_left_out(run, b, left, sizeof(left)))

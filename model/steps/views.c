@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* views.c: the step run's views (tables for panes and --export): ranks, steps,
- * heatmap and budget, and why a run's step logs gave no record (missing, empty or
- * unreadable: the views' refusal and --print say it). Registered by subsystem.c. */
+ * heatmap and budget (its note: the time its budgets leave out), and why a run's step logs
+ * gave no record (missing, empty or unreadable: the views' refusal and --print say it).
+ * Registered by subsystem.c. */
 #include "model/steps/internal.h"
 
 #include <math.h>
@@ -191,10 +192,15 @@ static struct table *build_ranks(struct run *run, char *err, size_t errn)
 		table_set_num(t, row, c_miss, (double)steps_missing(m, r));
 		if (steps_nunion(m))
 			table_set_num(t, row, c_cov, (double)steps_rank_nsteps(m, r) / (double)steps_nunion(m));
-		if (!d) { /* one rank, or no step on every rank: its own peak still is one */
+		if (!d) { /* one rank, or no step on every rank: its own peak and compute still are */
 			struct rank_stat one = { 0 };
 			analysis_rank_mem_peak(m, r, &one);
 			table_set_num_opt(t, row, c_mem, one.mem_peak / 1048576.0, one.has_mem_peak);
+			bool own = compute && own_compute[r];
+			if (own && analysis_rank_own_compute(run, r, &one.own_mean, &one.own_median)) {
+				table_set_num_opt(t, row, c_mean, one.own_mean * 1e3, isfinite(one.own_mean * 1e3));
+				table_set_num_opt(t, row, c_med, one.own_median * 1e3, isfinite(one.own_median * 1e3));
+			}
 			if (steps_nranks(m) > 1)   /* no aligned step: nothing judged, n/a, not "no" */
 				table_set_text(t, row, c_strag, "n/a");
 			continue;
@@ -466,8 +472,9 @@ static struct table *build_heatmap(struct run *run, char *err, size_t errn)
 }
 
 /* A row of the budget view: scope, rank (-1: none) and budget b, every figure empty when b
- * is NULL (no budget: n/a). */
-static void budget_row(struct table *t, const int *c, long ref, const char *scope, int rank,
+ * is NULL (no budget: n/a); the top recoverable line empty when not judged
+ * (analysis_budget_top). */
+static void budget_row(const struct run *run, struct table *t, const int *c, long ref, const char *scope, int rank,
 		       const struct budget *b)
 {
 	size_t row = table_add_row(t, ref);
@@ -475,14 +482,38 @@ static void budget_row(struct table *t, const int *c, long ref, const char *scop
 	table_set_num_opt(t, row, c[1], rank, rank >= 0);
 	if (!b)
 		return;
-	table_set_num(t, row, c[2], (double)b->n);
+	table_set_num(t, row, c[2], (double)b->steps);
 	table_set_num(t, row, c[3], b->wall);
 	table_set_num_opt(t, row, c[4], b->mfu, b->has_mfu);
 	table_set_num_opt(t, row, c[5], b->efficiency, b->judged);
 	for (int i = 0; i < BUDGET_NLINES; i++) /* a line nothing measures: empty, not 0 */
 		table_set_num_opt(t, row, c[6 + i], b->line[i].seconds, b->line[i].measured);
-	if (b->nrecoverable)
-		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[b->recoverable[0]].name);
+	int top = analysis_budget_top(run, b);
+	if (top >= 0)
+		table_set_text(t, row, c[6 + BUDGET_NLINES], b->line[top].name);
+}
+
+/* The budget view's note, natively: the time its budgets leave out in phases they do not
+ * weigh (analysis_budget_left_out), the run line's, else the lowest rank's that leaves
+ * out any (a rank the run line does not add), for an --export reader: the rank walls and
+ * the shares are of the phases weighed alone. */
+static void budget_note(struct run *run, struct table *t, const struct budget *all)
+{
+	const struct budget *b = all && all->foreign > 0 ? all : NULL;
+	char left[256], whose[32];
+	snprintf(whose, sizeof(whose), "%s", all && all->nranks > 1 ? "the run's" : "the");
+	for (size_t r = 0; !b && r < steps_nranks(run->steps); r++) {
+		b = analysis_budget(run, r);
+		b = b && b->foreign > 0 ? b : NULL;
+		if (b)
+			snprintf(whose, sizeof(whose), "rank %d's", steps_rank_id(run->steps, r));
+	}
+	if (!b || !analysis_budget_left_out(run, b, left, sizeof(left)))
+		return;
+	char *note = xasprintf("%s budget leaves out %s: rank_wall_s, mfu, useful_fraction and top_recoverable are "
+			       "of the phases it weighs", whose, left);
+	table_set_note(t, note);
+	free(note);
 }
 
 /* The budget view's refusal: the reason is analysis_budget_why_absent's, as everywhere. */
@@ -511,6 +542,8 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	c[1] = table_add_col(t, "rank", COL_INT, 5, 0);
 	table_set_role(t, c[1], COL_ROLE_RANK);
 	c[2] = table_add_col(t, "steps", COL_INT, 7, 0);
+	table_col_doc(t, c[2], "the steps MFU weighs: natively records of one step in a row (micro-batches) are one "
+			       "step, under --compat pytscope every record; ");
 	c[3] = table_add_col(t, "rank_wall_s", COL_NUM, 9, 2);
 	c[4] = table_add_col(t, "mfu", COL_NUM, 6, 3);
 	c[5] = table_add_col(t, "useful_fraction", COL_NUM, 6, 3);
@@ -525,6 +558,9 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 						  "phase; ");
 	}
 	c[6 + BUDGET_NLINES] = table_add_col(t, "top_recoverable", COL_TEXT, 16, 0);
+	table_col_doc(t, c[6 + BUDGET_NLINES], "the recoverable line with the most time; empty without MFU when "
+			       "the compute overhead, unknown then, could be larger (the line is shorter than the "
+			       "compute); ");
 	/* on a narrow screen: whose budget, how efficient, what to recover first */
 	table_col_prio(t, c[1], 9);
 	table_col_prio(t, c[5], 8);
@@ -544,9 +580,10 @@ static struct table *build_budget(struct run *run, char *err, size_t errn)
 	char part[256];
 	const char *scope = !all || all->nranks < steps_nranks(m) ? "partial"
 			  : steps_partial_scope(run, part, sizeof(part)) ? "loaded" : "run";
-	budget_row(t, c, -1, scope, -1, all);
+	budget_row(run, t, c, -1, scope, -1, all);
 	for (size_t r = 0; r < steps_nranks(m); r++) /* a rank without a budget: its row, empty */
-		budget_row(t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), analysis_budget(run, r));
+		budget_row(run, t, c, steps_rank_id(m, r), "rank", steps_rank_id(m, r), analysis_budget(run, r));
+	budget_note(run, t, all);
 	return t;
 }
 

@@ -37,6 +37,9 @@
 # compute_overhead and mfu deltas are empty with the reason in the note (a side without
 # counts all its compute as useful), and an EFFICIENCY finding of one side is not judged
 # on the other (LOW_MFU not resolved, RECOVERABLE not new), the side without named.
+# Budgets whose rank walls add up other lines (data in A only) have no point deltas, and a
+# side that records only its compute no useful_compute share (not 100%), said why; a side
+# without a run budget is refused with its own reason (a negative phase, --warmup).
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -406,4 +409,56 @@ tap_check "... the other way: not judged in A, not new" \
 tap_check "B without an MFU: its RECOVERABLE not judged in A (A has an MFU), not new" \
 	'grep -q "^\"*not judged in A (A has an MFU, B has none: .*)\"*,EFFICIENCY.RECOVERABLE,,med," rec.csv &&
 	 ! grep -q "^new," rec.csv'
+
+# Budgets whose rank walls add up other lines: A records data, B does not (or records only
+# its compute). Their shares are of other sums, so no point delta is judged (it showed
+# communication +1.8 points for the same 10 ms) and a compute-only side has no
+# useful_compute share (it showed 100%, 14.3 points over A); the ms deltas stay.
+# mkbud DIR PHASES [NEG]: 2 ranks x 20 steps of the given phases (a JSON members list);
+# NEG 1: rank 1's data phase negative at step 3.
+mkbud() {
+	for r in 0 1; do
+		mkdir -p "$1/rank$r"
+		printf '{"name": "m", "rank": %d, "world_size": 2}\n' "$r" >"$1/rank$r/run.json"
+		for s in $(seq 0 19); do
+			ph=$2
+			[ "${3:-0}" = 1 ] && [ "$r" = 1 ] && [ "$s" = 3 ] && ph=$(echo "$ph" | sed 's/"data":0.01/"data":-0.01/')
+			printf '{"step":%d,"timestamp":%d.5,"phases":{%s}}\n' "$s" "$((1 + s))" "$ph"
+		done >"$1/rank$r/steps.jsonl"
+	done
+}
+mkbud bF '"data":0.01,"forward":0.02,"backward":0.04,"comm":0.01' &&
+	mkbud bG '"forward":0.02,"backward":0.04,"comm":0.01' && mkbud bA '"data":0.01,"forward":0.02,"backward":0.04' &&
+	mkbud bB '"forward":0.02,"backward":0.04' && mkbud bC '"data":0.01,"forward":0.02,"backward":0.04' 1 ||
+	tap_notok "budget pairs generated"
+"$TSCOPE_BIN" --print --color never --no-index bF bG >bfg.txt 2>/dev/null
+sed -n "/^● BUDGET/,/^●/p" bfg.txt >bfgb.txt
+tap_check "data_stall measured in A only: no point delta, why said; the ms deltas kept" \
+	'grep -qx "  point deltas not judged: data_stall measured in A only, so A.s and B.s rank walls add up \
+different lines" bfgb.txt && grep -q "^  useful_compute  *60.000  *60.000  *0.000  *75.0  *85.7  *-$" bfgb.txt &&
+	 grep -q "^  communication  *10.000  *10.000  *0.000  *12.5  *14.3  *-$" bfgb.txt'
+"$TSCOPE_BIN" --export diff_budget --no-index bA bB >bab.csv 2>bab.err
+tap_check "B records only its compute: no useful_compute share in B (not 100%), no point delta, said why" \
+	'grep -qx "useful_compute,60,60,0,85.7[0-9]*,,,no" bab.csv && grep -qx "data_stall,10,,,14.2[0-9]*,,,yes" bab.csv &&
+	 grep -q "^tscope-tui: note on .diff_budget.: point deltas not judged: data_stall measured in A only, .*; \
+B.s useful_compute share n/a: only compute is recorded (no data, comm or other phase)$" bab.err'
+cp -r bA bA2 && "$TSCOPE_BIN" --export diff_budget --no-index bA bA2 >baa.csv 2>baa.err
+tap_check "... the same lines on both sides: the point deltas kept, no note" \
+	'grep -qx "useful_compute,60,60,0,85.7[0-9]*,85.7[0-9]*,0,no" baa.csv && [ ! -s baa.err ]'
+# A side without a run budget says its own reason (it named every cause it might be).
+"$TSCOPE_BIN" --export diff_budget --no-index bA bC >bac.csv 2>bac.err
+tap_check "B without a run budget for rank 1's negative data phase: that reason" \
+	'grep -q "not available for this pair of runs: B has no run budget: a negative phase value: data at step 3 on \
+rank 1$" bac.err'
+"$TSCOPE_BIN" --print --color never --no-index --warmup 30 bA bF >baw.txt 2>/dev/null
+tap_check "every record inside --warmup: BUDGET says so" \
+	'grep -qx "  not compared: A has no run budget: all 40 records are inside --warmup 30 (nothing left to analyse)" \
+baw.txt'
+mkbud bD '"data":0.01,"forward":0.02,"backward":0.04' && rm bD/rank1/steps.jsonl &&
+	mkbud bE '"forward":0.02,"backward":0.04,"comm":0.01' && mv bE/rank1/steps.jsonl bD/rank1/ ||
+	tap_notok "rank 0 with data, rank 1 with comm generated"
+"$TSCOPE_BIN" --print --color never --no-index bD bF >bdf.txt 2>/dev/null
+tap_check "rank 0 records data, rank 1 comm: BUDGET says neither measures every line, whole" \
+	'grep -qx "  not compared: A has no run budget: no rank measures every line another rank measures (rank 0: no \
+communication; a phase a rank does not record is not 0 s of it)" bdf.txt'
 tap_plan

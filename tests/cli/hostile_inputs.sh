@@ -2,7 +2,8 @@
 # hostile_inputs.sh: the inputs coverage-guided fuzzing found (issue 16), regenerated
 # here: each must cost memory, output and time in proportion to the input (a 10 KB run
 # name is clipped in the report's title), give one diagnostic per bad line, never die
-# on a signal and never invent a record.
+# on a signal and never invent a record. --compat pytscope draws a share outside [0, 1] as
+# pytscope's bar does (more than 30 cells), at most 3000 cells past the 30.
 # Limits (ulimit -v / -t) are generous safety bounds that turn a regression into a
 # failure instead of a hung suite; they are not timings.
 set -u
@@ -41,6 +42,19 @@ import re
 bars = [re.sub("\x1b\\[[0-9;]*m", "", l) for l in open("out", encoding="utf-8") if re.match("  (forward|backward) ", l)]
 print({len(re.search("[█░]+", b).group()) for b in bars})')"
 
+# ... --compat pytscope draws a share outside [0, 1] as pytscope does (spec §11 Bar: a
+# count below 0 draws nothing): 138.5% is 42 full cells and no light shade, -61.5% no full
+# cell and 48 light shade (bounded still: section 3)
+steps_run neg '{"step":0,"phases":{"data":0.01,"forward":0.02,"backward":0.04,"comm":0.01}}' \
+	'{"step":1,"phases":{"data":-0.1,"forward":0.02,"backward":0.04,"comm":0.01}}' \
+	'{"step":2,"phases":{"data":0.01,"forward":0.02,"backward":0.04,"comm":0.01}}'
+"$TSCOPE_BIN" --print --compat pytscope --no-index neg >out 2>/dev/null
+cells() { python3 -c 'import sys; print(sys.argv[1] * int(sys.argv[2]), end="")' "$1" "$2"; }
+tap_eq "--compat pytscope: a budget share above 1 draws pytscope's 42 full cells and no light shade" \
+	"  useful_compute    $(cells █ 42) 138.5%     0.18s" "$(grep '^  useful_compute ' out)"
+tap_eq "--compat pytscope: a negative phase share draws pytscope's 48 light shade cells" \
+	"  data       $(cells ░ 48) -61.5%   -26.67 ms" "$(grep '^  data ' out)"
+
 # 2. NaN and infinite phases reach the bars (UB: NaN converted to long).
 steps_run nan '{"step":0,"phases":{"forward":Infinity,"backward":-Infinity,"data":NaN}}' \
 	'{"step":1,"phases":{"forward":NaN,"backward":1}}' '{"step":2,"phases":{"forward":-Infinity}}'
@@ -61,6 +75,9 @@ steps_run amp '{"step":0,"phases":{"forward":1e9,"backward":-999999999.9}}' \
 	'{"step":1,"phases":{"forward":1e9,"backward":-999999999.9}}'
 bounded "$TSCOPE_BIN" --print amp >out 2>err
 tap_check "189-byte amplifier: exit 0 and a report under 4 KB" '[ "$rc" -eq 0 ] && [ "$(wc -c <out)" -lt 4096 ]'
+bounded "$TSCOPE_BIN" --print --compat pytscope --color always amp >out 2>err
+tap_check "189-byte amplifier, --compat pytscope: exit 0, a bar at most 3000 cells past its 30 (report < 64 KB)" \
+	'[ "$rc" -eq 0 ] && [ "$(wc -c <out)" -lt 65536 ] && grep -q "█\{3030\}" out'
 
 # 4. One line nested 1,000,000 deep: linear time, one diagnostic.
 mkdir -p deep

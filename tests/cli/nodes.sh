@@ -4,7 +4,8 @@
 # lists; the `nodes` view (worst rank per node, how slow its ranks are together) and the
 # NODE.SLOW_TOGETHER finding when every rank of a node is slow (a bad host), but not when
 # the slowness is everywhere or on one rank only; its slow_together cell "yes", "no" for a
-# node judged not slow, n/a when not judged (too few steps, a run of one host). The gpu_count is the one more than
+# node judged not slow, n/a when not judged (too few steps, a run of one host: a not-judged row, none under
+# --compat pytscope, which does not run the rule). The gpu_count is the one more than
 # half of the ranks record (rank 0's alone does not decide), and the finding names it when they disagree; with no
 # majority (a tie) none is used, a warning says so; a gpu_count is a JSON number ("1e1" is 10), one that is not a
 # whole number of GPUs ("8.5", "2.9") is not used, a warning names its run.json and value.
@@ -53,6 +54,11 @@ tap_check "hostnames: the nodes view says so, the finding assumes nothing" \
 	'grep -q "^gpu-b,4,8,11,.*,yes,hostname,,,,,$" nh.csv && ! grep -q "No hostname is recorded" ph.txt'
 "$T" --print --no-index --compat pytscope run >pc.txt 2>/dev/null
 tap_check "--compat pytscope: no native node finding" '! grep -q NODE.SLOW_TOGETHER pc.txt'
+# One node (--ranks 0-7): natively a not-judged row for it; --compat pytscope does not run the rule: none.
+"$T" --export findings --no-index --ranks 0-7 plain >f1.csv 2>/dev/null
+"$T" --export findings --no-index --ranks 0-7 --compat pytscope plain >fc1.csv 2>/dev/null
+tap_check "one node: not judged natively, no row for the rule --compat pytscope does not run" \
+	'grep -q "^not judged,NODE.SLOW_TOGETHER,.*on one node" f1.csv && ! grep -q NODE.SLOW_TOGETHER fc1.csv'
 # Under 16 aligned steps a slow node is not judged, as the native straggler tests are not.
 "$gen" short 16 3 >/dev/null && python3 "$TSCOPE_ROOT/tests/tools/slow_ranks.py" short 8 15 1.2 || exit 1
 "$T" --export nodes --no-index short >ns.csv 2>/dev/null

@@ -5,7 +5,9 @@
 # about with file, line and key, and is missing to the native memory analysis and its
 # rules; --compat pytscope keeps it as pytscope does (and, as pytscope, fires no
 # fragmentation finding on a NaN, and prints a NaN as Python does: "nan"); a rank's
-# memory peak is of its finite values, and a single rank's is in the ranks view. A file
+# memory peak is of its finite values, and a single rank's is in the ranks view. Records
+# with no reserved memory at all: --print says peak reserved and fragmentation n/a and
+# why (pytscope's 0 MB and 0% under --compat pytscope). A file
 # of which nothing was read (a truncated run.json) is not "ok" in the sources view; a
 # run.json that does not parse is warned about with the byte offset where it ended
 # (truncated: its length) or where parsing stopped. A steps.jsonl FIFO is read when a
@@ -64,6 +66,15 @@ sed 's/"alloc":[0-9.e+]*/"alloc":NaN/' plain/steps.jsonl >allbad/steps.jsonl
 "$T" --no-index --print allbad >ap.txt 2>/dev/null
 tap_check "every alloc NaN: no MEMORY section, no memory finding judged on them" \
 	'! grep -q "MEMORY" ap.txt && grep -q "memory (no memory recorded)" ap.txt'
+mkdir nores
+sed 's/,"reserved":[0-9.e+]*//; s/,"peak_reserved":[0-9.e+]*//' plain/steps.jsonl >nores/steps.jsonl
+"$T" --no-index --print nores >np.txt 2>/dev/null
+tap_check "no record has reserved memory: peak reserved and fragmentation n/a with why, not 0" \
+	'grep -q "^  peak alloc [0-9]* MB · peak reserved n/a · fragmentation n/a (no record has reserved or \
+peak_reserved memory)$" np.txt'
+"$T" --no-index --compat pytscope --print nores >ncp.txt 2>/dev/null
+tap_check "... --compat pytscope: its 0 MB and 0%" \
+	'grep -q "^  peak alloc [0-9]* MB · peak reserved 0 MB · fragmentation 0%$" ncp.txt'
 "$T" --no-index --compat pytscope --print mem >cp.txt 2>/dev/null
 tap_check "--compat pytscope takes them as pytscope does" 'grep -q "peak alloc inf MB" cp.txt'
 tap_check "... and, as pytscope's >= tests, fires no fragmentation finding on a NaN" \

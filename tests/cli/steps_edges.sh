@@ -11,7 +11,8 @@
 # same way. Steps a rank lacks between its first and last that the others have (a hole
 # in its log; gen_demo runs edited) are on no rank-to-rank analysis: the headline's
 # "ranks lack" line and a not-judged item name the steps and the ranks, in the report,
-# the findings export and from the index, as for a rank that starts late. A record
+# the findings export and from the index, as for a rank that starts late; a fail-slow
+# onset right after them is given as "after step 39, by step 60", not as exact. A record
 # without any phase (an eval record's scalars) is natively no step: one logged by rank 0
 # after its last step extends no span (no "ranks end"; steps found, missing_steps and
 # coverage as without it, no heatmap column for it), from the index too; --compat
@@ -132,6 +133,23 @@ tap_check "ranks 1 and 3 lack steps: the first stretches named, the rest counted
 "$B/gen_demo" nohole 4 60 >/dev/null
 "$TSCOPE_BIN" --print --no-index --color never nohole >nohole.out 2>/dev/null
 tap_check "no step lacking: no such line nor item" '! grep -q "ranks lack\|lacks\? \(some of \)\?them" nohole.out'
+# ... and rank 2 1.4x slower from step 50 while rank 1 lacks steps 40-59: the change point
+# is the first step judged after them, so the onset is "after step 39, by step 60", not 60
+"$B/gen_demo" holeslow 4 80 >/dev/null
+edit holeslow 'a = [x for x in a if r != 1 or not 40 <= x["step"] < 60]
+for x in a:
+    if r == 2 and x["step"] >= 50:
+        x["phases"]["forward"] *= 1.4; x["phases"]["backward"] *= 1.4'
+"$TSCOPE_BIN" --print --no-index --color never holeslow >hs.out 2>/dev/null
+tap_check "a fail-slow onset right after steps a rank lacks: not given as exact, the steps between named" \
+	'grep -q "^  \[HIGH\] Rank 2 turned slow after step 39, by step 60 (fail-slow)  (DIST.FAIL_SLOW)$" hs.out &&
+	 grep -q "The steps between 39 and 60 are not on every rank, so not judged: it may have turned slow" hs.out'
+"$TSCOPE_BIN" --export findings --no-index holeslow 2>/dev/null >hs.csv
+tap_eq "... its evidence from step 40" "2,40,79" \
+	"$(grep "^high,DIST.FAIL_SLOW," hs.csv | sed 's/.*(fail-slow)",//' | cut -d, -f1-3)"
+"$TSCOPE_BIN" index holeslow >/dev/null 2>&1
+"$TSCOPE_BIN" --print --color never holeslow >hs_idx.out 2>/dev/null
+tap_check "... the same from the index" '[ -f holeslow/.tscope-index/summary.tsx ] && cmp -s hs.out hs_idx.out'
 
 # A phase-less eval record logged by rank 0 after its last step (step 60).
 "$B/gen_demo" evalend 4 60 >/dev/null

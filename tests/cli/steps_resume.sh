@@ -17,7 +17,11 @@
 # same from the index), while a resume that goes on past them is judged throughout;
 # several records of one step in a row (micro-batches) are noted as such, not as a
 # resume, and the straggler line says which record of a step logged several times is
-# weighed (its last with phases: not the sum of micro-batches).
+# weighed (its last with phases: not the sum of micro-batches). MFU counts the FLOPs per
+# training step once a step natively, not once a micro-batch (the report says how many
+# steps in how many records; EFFICIENCY.LOW_MFU judges that MFU), from the index too and in
+# a Budget step window's figures; a resume's steps logged again were run again and count
+# again; --compat pytscope keeps pytscope's count, one a record.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -172,4 +176,49 @@ tap_check "4 records a step (micro-batches): noted as such, not as a resume" \
 	'grep -q "^info,micro/rank0/steps.jsonl,,0,2,,,,\"$note" micro.csv && ! grep -q "from a checkpoint" micro.csv'
 tap_check "... the straggler line says the last record of a step is weighed" \
 	'grep -q "^  stragglers  .*; a step logged twice counts by its last record with phases$" micro.out'
+
+# 5. MFU of micro-batches. mgen FILE RUNS M: M records a step for each run of steps "lo-hi" of
+# RUNS, each 2.5 ms data, 5 ms forward, 10 ms backward: 10 steps x 4 records are a 700 ms rank
+# wall whose 1e12 FLOPs a step at 100 TFLOP/s take 100 ms (MFU 14.3%; 57.1% a record).
+mgen() {
+	awk -v runs="$2" -v m="$3" 'BEGIN {
+		n = split(runs, rs, ",")
+		for (k = 1; k <= n; k++) {
+			split(rs[k], r, "-")
+			for (s = r[1]; s <= r[2]; s++) for (j = 0; j < m; j++)
+				printf "{\"step\":%d,\"phases\":{\"data\":0.0025,\"forward\":0.005,\"backward\":0.01}}\n", s
+		}
+	}' >"$1"
+}
+mfu() { "$TSCOPE_BIN" --flops-per-step 1e12 --peak-tflops 100 --color never "$@" 2>/dev/null; }
+mkdir -p mb4 mbres
+mgen mb4/steps.jsonl 0-9 4
+mgen mbres/steps.jsonl 0-14,5-9 2
+mfu --print --no-index mb4 >mb4.out
+mfu --export budget --no-index mb4 >mb4.csv
+steps="  steps: 10 in 40 records (records of one step in a row, micro-batches, are one step; MFU counts the FLOPs"
+steps="$steps per step 10 times)"
+tap_check "4 records a step: MFU weighs FLOPs per step over the 10 steps (14.3%, not 57.1%), said; LOW_MFU judges it" \
+	'grep -q "^  budget  *efficiency 14.3% of rank wall 700 ms (rank 0); MFU 14.3%$" mb4.out &&
+	 grep -q "^  MFU 14.3%  ·  useful compute 14.3% of 700 ms rank wall$" mb4.out && grep -qx "$steps" mb4.out &&
+	 grep -q "^  \[HIGH\] MFU is 14% — 86% of wall is recoverable  (EFFICIENCY.LOW_MFU)$" mb4.out &&
+	 grep -q "(500 ms over 10 steps)" mb4.out && grep -q "^rank,0,10,0.7,0.1428" mb4.csv'
+"$TSCOPE_BIN" index mb4 >/dev/null 2>&1
+mfu --print mb4 >mb4_idx.out
+tap_check "... the same from the index" '[ -f mb4/.tscope-index/summary.tsx ] && cmp -s mb4.out mb4_idx.out'
+cat >keys <<KEYS
+5
+:dump $PWD/mb4.screen
+q
+KEYS
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 LC_ALL=C.UTF-8 mfu --tui --no-index mb4 >/dev/null
+tap_check "... the Budget pane's rank and its step windows alike (eff 14.3%)" \
+	'[ "$(grep -c "eff  14.3%" mb4.screen)" -ge 3 ] && ! grep -q "57.1%" mb4.screen'
+mfu --print --no-index mbres >mbres.out
+tap_check "a resume's steps logged again count again (2 records a step: 20 steps in 40 records, MFU 28.6%)" \
+	'grep -q "^  MFU 28.6%  ·  useful compute 28.6% of 700 ms rank wall$" mbres.out &&
+	 grep -q "^  steps: 20 in 40 records " mbres.out'
+mfu --print --no-index --compat pytscope mb4 >mb4c.out
+tap_check "--compat pytscope: pytscope's MFU, FLOPs once a record (57.1%), no steps line" \
+	'grep -q "^  MFU 57.1%  ·  useful compute 57.1% of 0.70s wall$" mb4c.out && ! grep -q "^  steps:" mb4c.out'
 tap_plan

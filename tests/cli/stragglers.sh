@@ -14,7 +14,13 @@
 # stretch that ends (steps 20-39, 20-55 or 0-39 of 60) is a stall, never fail-slow to the
 # end nor slow throughout; a fail-slow that eases off to a lower level is quoted at the
 # level it holds to the end. A 10 s hang of one rank at one step is a DIST.LOAD_IMBALANCE
-# naming the step and the rank (not under --compat pytscope); a single 3x step is nothing.
+# naming the step and the rank (not under --compat pytscope); a single 3x step is nothing;
+# a hang over 3 steps is one finding over the three, with their cost. The fail-slow fix
+# names the input pipeline as well as the device (which phases rose tells them apart).
+# A rise over the last 4 steps is named not judged (no fail-slow 8 steps before the end at
+# a blend of levels); a fail-slow is quoted at the level it holds, not its rise; ranks slow
+# before their rise are slow throughout, then slower; pytscope's straggler that recovered
+# is slow over its stall, then recovered; each the same from the index.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 
@@ -29,6 +35,8 @@ onset=$(sed -n 's/.*Rank 17 turned slow at step \([0-9]*\) (fail-slow)  (DIST.FA
 tap_check "fail-slow: DIST.FAIL_SLOW on rank 17, onset within 5 steps of 1000 (got $onset)" \
 	'[ -n "$onset" ] && [ "$onset" -ge 995 ] && [ "$onset" -le 1005 ]'
 tap_check "fail-slow: its cost is reported" 'grep -q "The other ranks waited [0-9.]* s for it since then" fs.out'
+tap_check "fail-slow: the fix says how to tell an input pipeline from a device (which phases rose)" \
+	'grep -q "^        -> See which of rank 17.s phases .*: data points at its input pipeline" fs.out'
 tap_check "fail-slow: the only straggler finding" '[ "$(grep -c "(DIST\.\(FAIL_SLOW\|SLOW_RANK\|STRAGGLER\))$" fs.out)" -eq 1 ]'
 tap_check "stall: DIST.TRANSIENT_STALL on rank 30 over steps 400-419" 'grep -q "Rank 30 stalled over steps 400-419  (DIST.TRANSIENT_STALL)" fs.out'
 tap_check "report headline names the one straggler" 'grep -q "^  stragglers  *1 (rank 17: fail-slow, 35% slower from step 10" fs.out'
@@ -140,6 +148,14 @@ tap_check "... not under --compat pytscope (its CV bar)" '! grep -q "LOAD_IMBALA
 run=spike4
 mkrun $run 4 60 1 3 30 30 && rep $run
 tap_check "a single 3x step on rank 1: no DIST finding" '! grep -q "(DIST\." $run.out'
+run=hang34
+mkrun $run 4 60 1 100 30 32 && rep $run
+want="^  \[MED \] Steps 30-32 lost 60% of critical compute waiting for rank 1  (DIST.LOAD_IMBALANCE)$"
+tap_check "rank 1 hangs 1 s at steps 30-32: one finding names the three steps and their cost, not step 30 alone" \
+	'grep -q "$want" $run.out && [ "$(grep -c "(DIST\." $run.out)" -eq 1 ] &&
+	 grep -q "59.9% of the run.s critical compute was lost to imbalance over those 3 steps (60.5% over" $run.out'
+"$TSCOPE_BIN" --export findings --no-index $run 2>/dev/null >$run.csv
+tap_eq "... its evidence: rank 1, steps 30-32" "1,30,32" "$(grep "^med,DIST.LOAD_IMBALANCE," $run.csv | cut -d, -f4-6)"
 
 run=half4
 mkrun $run 4 100 0,1 0.6 70 && rep $run
@@ -176,4 +192,76 @@ tap_check "2 ranks, a gap neither rank's own compute explains: not judged, no fa
 "$TSCOPE_BIN" index $run >/dev/null 2>&1
 "$TSCOPE_BIN" --print --color never $run >${run}_idx.out 2>/dev/null
 tap_check "... the same from the index" '[ -f $run/.tscope-index/summary.tsx ] && cmp -s $run.out ${run}_idx.out'
+
+# same_from_index RUN: the report from the index (its summary) is the one without it
+same_from_index() {
+	"$TSCOPE_BIN" index "$1" >/dev/null 2>&1
+	"$TSCOPE_BIN" --print --color never "$1" >"$1_idx.out" 2>/dev/null
+	[ -f "$1/.tscope-index/summary.tsx" ] && cmp -s "$1.out" "$1_idx.out"
+}
+# splice RUN A B RANKS N: RUN is A with RANKS (comma list) taken from B from step N on
+splice() {
+	mkdir -p "$1" && cp -r "$2"/* "$1"/
+	for r in $(echo "$4" | tr , ' '); do
+		head -"$5" "$2/rank$r/steps.jsonl" >"$1/rank$r/steps.jsonl"
+		tail -n +$(($5 + 1)) "$3/rank$r/steps.jsonl" >>"$1/rank$r/steps.jsonl"
+	done
+}
+
+# A rise in the last steps: rank 1 of 8 2x over the last 4 of 200 steps is no fail-slow
+# placed 8 steps before the end at a blend of both levels; it is named, not judged. 8
+# steps before the end it is a fail-slow from its step, at its level.
+run=end4
+mkrun $run 8 200 1 2 196 && rep $run
+late="from step 196 rank 1 is 9[0-9]% slower than the step median, over the last 4 steps:"
+late="$late a fail-slow needs 8 after its onset"
+none="none before step 196 (no rank significantly slower than the step median)"
+tap_check "rank 1 2x over the last 4 steps: no fail-slow at step 192; the line names the rise, not judged" \
+	'grep -q "^  stragglers  *$none; not judged: $late$" $run.out && ! grep -q "FAIL_SLOW\|fail-slow, " $run.out'
+tap_check "... the not-judged list too" 'grep -q "^  - a fail-slow rank in the last steps ($late)$" $run.out'
+tap_check "... the same from the index" 'same_from_index $run'
+run=end8
+mkrun $run 8 200 1 2 192 && rep $run
+tap_check "... over the last 8 steps: fail-slow from step 192, at its level" \
+	'grep -q "^  stragglers  *1 (rank 1: fail-slow, 9[0-9]% slower from step 192, cost" $run.out &&
+	 grep -q "Rank 1 turned slow at step 192 (fail-slow)  (DIST.FAIL_SLOW)$" $run.out'
+
+# The figure quoted is the level held, not the rise: ranks 1 and 5 of 8 (two, so pytscope's
+# rule says nothing) 4% faster, then 1.3x from step 100: about 30% above the step median, a
+# rise of 34%
+mkrun lva 8 200 1,5 0.96 0 && mkrun lvb 8 200 1,5 1.3 0 && splice lvl8 lva lvb 1,5 100 && run=lvl8 && rep $run
+pct=$(sed -n 's/^  stragglers  *2 (rank [15]: fail-slow, \([0-9]*\)% slower from step 100, cost .*/\1/p' $run.out)
+tap_check "ranks 1 and 5 4% faster, then 1.3x from step 100: fail-slow at the level it holds, 26-32% (got $pct)" \
+	'[ -n "$pct" ] && [ "$pct" -ge 26 ] && [ "$pct" -le 32 ]'
+pct=$(grep "^        From step 100 to the end rank 1.s compute is [0-9]*% above the step median (its" $run.out |
+	sed -n 's/.* \([0-9]*\)% above the step median (its median since then, up from -[1-9][0-9]*% before; z=.*/\1/p')
+tap_check "... the finding quotes that level (26-32%, got $pct), up from a negative one before (not the rise)" \
+	'[ -n "$pct" ] && [ "$pct" -ge 26 ] && [ "$pct" -le 32 ]'
+
+# Slow before the rise too: ranks 3 and 6 of 8 1.12x over steps 0-99, 1.45x from 100 are
+# slow throughout, then slower, with their cost over the whole run; not turned slow at 100
+mkrun twa 8 200 3,6 1.12 0 && mkrun twb 8 200 3,6 1.45 0 && splice twolvl twa twb 3,6 100 && run=twolvl && rep $run
+tap_check "ranks 3 and 6 12% slower, then 45% from step 100: slow throughout, then slower" \
+	'grep -q "^  stragglers  *2 (rank [36]: [0-9]*% slower from step 0, 4[0-9]% from step 100, cost [^;]*; 1 more)$" \
+	 $run.out &&
+	 [ "$(grep -c "is slower than the others throughout, more so from step 100  (DIST.SLOW_RANK)$" $run.out)" -eq 2 ] &&
+	 ! grep -q "FAIL_SLOW\|fail-slow\|turned slow at" $run.out'
+lvl="^        Rank 3.s compute is [0-9]*% above the step median before step 100"
+lvl="$lvl (z=[0-9]* against its step-to-step noise of [0-9.]*%) and 4[0-9]% from there to the end"
+tap_check "... at the level before and the level from there" 'grep -q "$lvl" $run.out'
+tap_check "... the same from the index" 'same_from_index $run'
+
+# pytscope's straggler that recovered: rank 3 of 8 1.3x over steps 0-119 of 200 is slow
+# over those steps, then recovered, not slower from step 0 on
+run=rec8
+mkrun $run 8 200 3 1.3 0 119 && rep $run
+tap_check "rank 3 1.3x over steps 0-119, then as the others: pytscope's straggler over 0-119, then recovered" \
+	'grep -q "^  stragglers  *1 (rank 3: pytscope.s straggler, [0-9]*% slower over steps 0-119, then recovered, cost" \
+	 $run.out &&
+	 grep -q "(DIST.STRAGGLER)$" $run.out && grep -q "Rank 3 stalled over steps 0-119  (DIST.TRANSIENT_STALL)$" $run.out'
+tap_check "... the same from the index" 'same_from_index $run'
+printf 'n\n:dump %s/nrec\n' "$TSCOPE_TMP" >"$TSCOPE_TMP/keys"
+LINES=24 COLUMNS=100 TERM=dumb LC_ALL=C.UTF-8 TSCOPE_SCRIPT="$TSCOPE_TMP/keys" "$TSCOPE_BIN" --tui $run >/dev/null 2>&1
+tap_check "... and n says so (it said 'slow from step 0')" \
+	'grep -q "straggler 1/1: rank 3, slow over steps 0-119, then recovered (ordered by cost)" "$TSCOPE_TMP/nrec"'
 tap_plan

@@ -4,7 +4,8 @@
 # out as a subset (they are not "missing"; a rank the list names and no dir has still
 # is), the stragglers and imbalance lines say "among the N ranks loaded" (a subset's
 # "none" is not green; so do they when ranks of world_size are missing), the report's
-# DISTRIBUTED heading says so (amber LED), the budget export's all-ranks row is
+# DISTRIBUTED heading says so (amber LED), the ranks view of one rank loaded keeps its own
+# mean and median compute (those of the whole run's view), the budget export's all-ranks row is
 # `loaded`, not `run`, a slow
 # node counts its loaded ranks, and a run with no finding lists the ranks left out among
 # what was not judged. The explorer's Overview shows the same lines, and follow mode
@@ -35,6 +36,13 @@ tap_check "and so does the imbalance" \
 	'grep -q "imbalance  *[0-9.]*% of critical compute lost to imbalance among the 8 ranks loaded;" sub.txt'
 tap_check "DISTRIBUTED says it is a subset" \
 	'grep -q "^. DISTRIBUTED — 8 ranks, 300 aligned steps (--ranks 0-7 left 8 rank dirs out)$" sub.txt'
+"$T" --export ranks --no-index run >r_all.csv 2>/dev/null
+"$T" --export ranks --no-index --ranks 3 run >r3.csv 2>/dev/null
+"$T" --export ranks --ranks 3 run >r3i.csv 2>/dev/null
+want=$(grep "^3," r_all.csv | cut -d, -f1,3,4)
+tap_check "--ranks 3: rank 3's own mean and median compute, as the whole run's ranks view gives them" \
+	'[ -n "$(echo "$want" | cut -d, -f2)" ] && [ "$(tail -n +2 r3.csv | cut -d, -f1,3,4)" = "$want" ] &&
+	 [ "$(tail -n +2 r3i.csv | cut -d, -f1,3,4)" = "$want" ]'
 "$T" --print --color always --ranks 0-7 run >subc.txt 2>/dev/null
 tap_check "with an amber LED, not green (the ranks left out were not judged)" \
 	'grep -q "^.\[33m●.*DISTRIBUTED" subc.txt'

@@ -15,6 +15,9 @@
 # and rec n/a (the compute overhead, recoverable too, is unknown); with them eff and rec.
 # A run without a compute phase has no useful compute: the status row says "useful -", not 0 s.
 # A share a rule judges keeps its side of the bar (19.996%, not 20.0%: pane and Overview).
+# Without MFU no top recoverable line is named while the unknown compute overhead could be
+# the larger (Overview, budget view). Time in a phase the budget does not weigh is named
+# under the pane's budget lines and in the budget view's note (stderr of --export).
 set -u
 BIN=${TSCOPE_BIN:?}
 TMP=${TSCOPE_TMP:-$(mktemp -d)}
@@ -60,7 +63,7 @@ tap_check "--compat pytscope: pytscope's budget lines, no such note" \
 
 "$BIN" --export budget --no-index data >data.csv 2>/dev/null
 tap_check "a run with a data phase: efficiency judged, comm and other empty, data measured" \
-	'grep -q "^rank,0,3,3,,0.75,2.25,,0.75,,,data_stall$" data.csv'
+	'grep -q "^rank,0,3,3,,0.75,2.25,,0.75,,,$" data.csv'
 TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index data >/dev/null 2>err
 tap_check "Budget pane of that run: compute 75.0% (no FLOPs/peak), data 25.0% recoverable, comm n/a" \
 	'grep -q "compute 75.0%, MFU n/a" bp.txt && grep -q "data_stall .* 25.0% recoverable" bp.txt &&
@@ -165,6 +168,33 @@ mkrun edge '"forward":0.0048,"backward":0.0072,"comm":0.0029992500374981254'
 TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index edge >/dev/null 2>err
 tap_check "a top recoverable 19.996%: the Budget pane and the Overview say 19.996%, not 20.0%" \
 	'grep -q "communication .* 19.996% recoverable" bp.txt &&
-	 grep -q "top recoverable  *communication .* (19.996%)" ov.txt &&
+	 grep -q "top recoverable  *n/a: .*; largest measured communication .* (19.996%)" ov.txt &&
 	 ! grep -q "20\.0%" bp.txt ov.txt'
+# Without MFU the compute overhead is unknown (the pane's rec n/a): no top recoverable line
+# is named while it could be the larger (data 0.25 s of 1 s, compute 0.75 s), in the
+# Overview, the report and the budget view (it named data_stall); one of at least the
+# compute is the top whatever the overhead.
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index data >/dev/null 2>err
+tap_check "no MFU, data shorter than the compute: top recoverable n/a in the Overview, said why" \
+	'grep -q "top recoverable  *n/a: compute overhead unknown (MFU n/a); largest measured data_stall 750 ms (25.0%)" \
+ov.txt'
+mkrun dbig '"forward":0.25,"backward":0.25,"data":0.75'
+"$BIN" --export budget --no-index dbig >dbig.csv 2>/dev/null
+tap_check "... data longer than the compute: top recoverable data_stall" \
+	'grep -q "^rank,0,3,3.75,,0.4,1.5,,2.25,,,data_stall$" dbig.csv'
+# Time in a phase the budget does not weigh: the pane names it under the budget lines, as
+# the report's "left out:" line, and the budget view's note says it on stderr (the pane
+# said efficiency 16.7% with no word of it).
+mkrun left '"data_loading":0.05,"forward":0.02,"backward":0.04'
+printf '{"name": "t", "rank": 0, "world_size": 1, "flops_per_step": 1e12, "peak_flops": 1e14}\n' \
+	>left/rank0/run.json
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=120 "$BIN" --tui --no-index left >/dev/null 2>err
+tap_check "a phase the budget does not weigh: the Budget pane names its time under the lines" \
+	'grep -q "efficiency 16.7%" bp.txt && grep -qx " left out: data_loading 150 ms, a phase the budget does not weigh \
+(45.5% of the phase time)" bp.txt'
+"$BIN" --export budget --no-index left >left.csv 2>left.err
+tap_check "... the budget view's note on stderr" \
+	'grep -qx "tscope-tui: note on .budget.: the budget leaves out data_loading 150 ms, a phase the budget does \
+not weigh (45.5% of the phase time): rank_wall_s, mfu, useful_fraction and top_recoverable are of the phases it \
+weighs" left.err'
 tap_plan

@@ -9,7 +9,9 @@
  * analysed, its row and error a fresh open's, and read again once a file is back. A rank
  * dir that comes back is said (LIVE.RANK_BACK) and the event that said it gone no longer
  * stands (a folded one names the ranks still gone). A job whose every log is emptied has
- * no newest record to date. */
+ * no newest record to date. An empty dir whose ranks appear one poll after another (rank 1,
+ * then ranks 0 and 2) holds them as a fresh open does, sorted, its findings (the per-rank
+ * analyses) taken over every rank after each poll. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -330,6 +332,34 @@ static void test_rank_back(void)
 	tu_rm_rf(dir);
 }
 
+/* Followed empty: rank 1 writes, its findings are taken (the analyses sized for one
+ * rank); ranks 0 and 2 appear: the findings over the three (no crash), ranks sorted. */
+static void test_ranks_later(void)
+{
+	char dir[512];
+	if (!tu_mkdtemp(dir, sizeof(dir), "follow-fresh-later."))
+		exit(1);
+	struct run *run = open_dir(dir);
+	struct follow *f = follow_dir(run, dir);
+	write_steps(dir, "rank1", 0, 5, 0.5);
+	dir_changed(dir, 5);
+	follow_poll(f, 1);
+	ok(run_findings(run) && steps_nranks(run->steps) == 1, "rank 1 appeared: its findings taken");
+	write_steps(dir, "rank0", 0, 5, 0.5);
+	write_steps(dir, "rank2", 0, 5, 0.5);
+	write_steps(dir, "rank1", 5, 1, 0.5);
+	dir_changed(dir, 10);
+	follow_poll(f, 2);
+	ok(run_findings(run) && steps_nranks(run->steps) == 3, "ranks 0 and 2 appeared: the findings over all 3");
+	ok(steps_rank_id(run->steps, 0) == 0 && steps_rank_id(run->steps, 1) == 1 && steps_rank_id(run->steps, 2) == 2,
+	   "... the ranks sorted, as a fresh open has them");
+	is_int(steps_nrecords(run->steps, 1), 6, "... rank 1's append read");
+	same_as_fresh(run, dir, "ranks that appeared one poll after another");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_path_note();
@@ -337,5 +367,6 @@ int main(void)
 	test_same_rank_id();
 	test_not_a_file();
 	test_rank_back();
+	test_ranks_later();
 	return tap_done();
 }

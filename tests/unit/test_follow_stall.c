@@ -10,7 +10,12 @@
  * buffered writer, a crash), and running again once they write; with it on every rank
  * the job finished, also when the ranks ended at different steps; on some ranks only,
  * stalled, naming the others. A rank behind the one rank that advanced names that rank,
- * not "the others". Simulated clock. */
+ * not "the others". A job written as pytscope writes it (buffered: each rank's file grows
+ * a burst of records at a time, the ranks at different moments) is never stalled between
+ * bursts (T allows twice the usual gap between a file's growths), and a rank that stops
+ * is still said stalled. A rank that wrote run.json with n_steps at its last step while
+ * the others run on is finished, not stalled (one short of its n_steps is). Simulated
+ * clock. */
 #include <stdlib.h>
 #include <unistd.h>
 #include "model/run.h"
@@ -211,6 +216,76 @@ static void test_one_ahead(void)
 	tu_rm_rf(dir);
 }
 
+/* 3 ranks in lock step at 1 step/s, each file growing by a burst of 30 records (rank r's
+ * after steps 29 + 10r, 59 + 10r, ...: at different moments), polled every second; rank 1
+ * writes no burst after clock stop. Returns the follower at clock last; *early: a stall
+ * said while every rank still wrote (before stop). */
+static struct follow *follow_bursts(char *dir, size_t n, long stop, long last, struct run **run, bool *early)
+{
+	make_ranks(dir, n, "follow-burst.", 3);
+	const char *p = dir;
+	*run = run_open(&p, 1, &no_opts, NULL);
+	struct follow *f = follow_new(*run, &p, 1, &fopts, 0);
+	long written[3] = { 0, 0, 0 };
+	*early = false;
+	for (long now = 1; now <= last; now++) {
+		for (int r = 0; r < 3; r++) {
+			if ((now + 30 - 10 * r) % 30 || (r == 1 && now > stop))
+				continue;
+			for (; written[r] < now; written[r]++)
+				append_step(dir, r, written[r], 0);
+		}
+		follow_poll(f, (double)now);
+		*early = *early || (now <= stop && any_stall(f));
+	}
+	return f;
+}
+
+static void test_buffered_writer(void)
+{
+	char dir[512];
+	struct run *run;
+	bool early;
+	struct follow *f = follow_bursts(dir, sizeof(dir), 1000, 200, &run, &early);
+	ok(!early, "bursts of 30 records, the ranks at different moments: never a stall");
+	is_dbl(follow_threshold(f), 60, 1e-9, "T = 2 x the usual 30 s between a file's growths");
+	is_str(follow_state_name(follow_state(f)), "running", "... the job runs");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+	f = follow_bursts(dir, sizeof(dir), 100, 200, &run, &early);
+	ok(!early && has_finding(f, "LIVE.STALLED_RANK", "rank 1 stopped at step 99, ") && !follow_rank_stalled(f, 0),
+	   "rank 1 stops writing: said stalled once idle past T, the others not");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
+/* Ranks 0 and 1 run to step 39; rank 2 stops at step 11 and writes its run.json with
+ * n_steps 12 (its shard's end), rank 3 at step 11 with n_steps 20 (short of it). */
+static void test_rank_finished_early(void)
+{
+	char dir[512];
+	struct run *run;
+	struct follow *f = follow_steps(dir, sizeof(dir), "follow-early-end.", 4, 11, &run);
+	tu_write_finish(dir, 2, 4, 12);
+	tu_write_finish(dir, 3, 4, 20);
+	bool stalled2 = false;
+	for (long now = 12; now <= 39; now++) {
+		for (int r = 0; r < 2; r++)
+			append_step(dir, r, now, 0);
+		follow_poll(f, (double)now);
+		stalled2 = stalled2 || follow_rank_stalled(f, 2);
+	}
+	ok(!stalled2 && !has_finding(f, "LIVE.STALLED_RANK", "rank 2 "),
+	   "a rank at its run.json n_steps while the others run: finished, never stalled");
+	ok(has_finding(f, "LIVE.STALLED_RANK", "rank 3 stopped at step 11, ") && follow_rank_stalled(f, 3),
+	   "... one short of its n_steps: stalled");
+	follow_free(f);
+	run_free(run);
+	tu_rm_rf(dir);
+}
+
 int main(void)
 {
 	test_clock_jump();
@@ -218,5 +293,7 @@ int main(void)
 	test_idle_without_marker();
 	test_uneven_finish();
 	test_one_ahead();
+	test_buffered_writer();
+	test_rank_finished_early();
 	return tap_done();
 }

@@ -9,7 +9,8 @@
  * give (the one without any: the ranks a subset left out), and together the items name
  * every rule but those that always judge what they find (ranks or traces that differ, a
  * stored sizing fit that differs). A new rule, or an item whose ids were left out or
- * misspelt, fails here. */
+ * misspelt, fails here. Under --compat pytscope no item names a rule that does not run
+ * (tscope-tui's own) or that judged what it was given (pytscope's across ranks). */
 #include <stdlib.h>
 #include <string.h>
 #include "model/findings.h"
@@ -70,11 +71,12 @@ static void check_items(struct run *run, const char *what)
 	findings_not_judged_free(&nj);
 }
 
-/* A step run: ranks ranks (rank r skipping steps when disjoint: rank 1 has steps 100...)
- * of `steps` steps, with the phases named (comma-separated), no loss, no memory. */
-static struct run *steps_run(int ranks, int steps, const char *phases, bool disjoint)
+/* A step run read with options o: ranks ranks (rank r skipping steps when disjoint: rank 1
+ * has steps 100...) of `steps` steps, with the phases named (comma-separated), no loss, no
+ * memory. */
+static struct run *steps_run_opts(const struct opts *o, int ranks, int steps, const char *phases, bool disjoint)
 {
-	struct run *run = tu_empty_run();
+	struct run *run = run_open(NULL, 0, o, NULL);
 	struct steps_model *m = steps_model_get(run);
 	int ph[4], nph = 0;
 	char buf[64];
@@ -94,6 +96,13 @@ static struct run *steps_run(int ranks, int steps, const char *phases, bool disj
 	return run;
 }
 
+/* The same with default options. */
+static struct run *steps_run(int ranks, int steps, const char *phases, bool disjoint)
+{
+	static const struct opts o;
+	return steps_run_opts(&o, ranks, steps, phases, disjoint);
+}
+
 static void test_steps(void)
 {
 	struct run *run = steps_run(1, 5, "forward,comm", false);
@@ -110,6 +119,66 @@ static void test_steps(void)
 	run_free(run);
 	run = steps_run(2, 5, "forward,comm", true);
 	check_items(run, "two ranks with no step in common");
+	run_free(run);
+}
+
+/* Rule id (len bytes) is tscope-tui's own: --compat pytscope does not run it. */
+static bool native_id(const char *id, size_t len)
+{
+	for (size_t s = 0; s < registry_count; s++)
+		for (size_t i = 0; i < registry[s]->nrules; i++)
+			if (strlen(registry[s]->rules[i].id) == len && strncmp(registry[s]->rules[i].id, id, len) == 0)
+				return registry[s]->rules[i].native;
+	return false;
+}
+
+/* run's items name a rule across ranks (DIST., NODE.); with native, only native ones
+ * count, else any. Under --compat pytscope each is said. */
+static bool names_across(struct run *run, bool native)
+{
+	struct not_judged nj = { 0 };
+	bool found = false;
+	findings_not_judged_list(run, &nj);
+	for (size_t i = 0; i < nj.n; i++)
+		for (const char *p = nj.v[i].ids; *p;) {
+			size_t len = strcspn(p, " ");
+			bool across = strncmp(p, "DIST.", 5) == 0 || strncmp(p, "NODE.", 5) == 0;
+			if (across && (!native || native_id(p, len))) {
+				if (run->opts->compat_pytscope) /* natively expected */
+					printf("# \"%.*s\" in \"%s\"\n", (int)len, p, nj.v[i].text);
+				found = true;
+			}
+			p += len + (p[len] == ' ');
+		}
+	findings_not_judged_free(&nj);
+	return found;
+}
+
+/* Under --compat pytscope only pytscope's rules run, and those across ranks weigh every
+ * aligned step they are given, whatever it holds: on two ranks of one node (--ranks-per-node
+ * 2) with every step aligned, no item names a rule across ranks (natively: the node, the
+ * stalls, too few steps for the noise test, a compute that leaves out most of the phase
+ * time, no comm phase), nor one of
+ * tscope-tui's rules on ranks with no step in common. */
+static void test_compat(void)
+{
+	static const struct opts native = { .ranks_per_node = 2 };
+	static const struct opts compat = { .ranks_per_node = 2, .compat_pytscope = true };
+	static const struct {
+		int steps;
+		const char *phases, *what;
+	} runs[] = { { 20, "forward,comm", "one node, two ranks" }, { 5, "forward,comm", "5 aligned steps" },
+		     { 20, "forward,foo", "compute leaving out a phase" }, { 20, "forward", "no comm phase" } };
+	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+		struct run *run = steps_run_opts(&native, 2, runs[i].steps, runs[i].phases, false);
+		ok(names_across(run, false), "natively, %s: a rule across ranks not judged", runs[i].what);
+		run_free(run);
+		run = steps_run_opts(&compat, 2, runs[i].steps, runs[i].phases, false);
+		ok(!names_across(run, false), "--compat pytscope, %s: every rule across ranks judged", runs[i].what);
+		run_free(run);
+	}
+	struct run *run = steps_run_opts(&compat, 2, 5, "forward,comm", true);
+	ok(!names_across(run, true), "--compat pytscope, no step in common: no native rule named");
 	run_free(run);
 }
 
@@ -205,6 +274,7 @@ int main(void)
 		return tap_done();
 	}
 	test_steps();
+	test_compat();
 	test_files(dir);
 	test_coverage();
 	tu_rm_rf(dir);

@@ -6,7 +6,14 @@
  * runs of 64-1024 ranks flag nothing, whatever the noise: +-5% uniform, gaussian,
  * heavy-tailed single slow steps, a checkpoint every 100 steps on every rank, slow
  * warm-up steps on every rank, a data-loader hiccup hitting every rank at one step, a
- * fixed +-2% speed difference between ranks; the findings name the same set. */
+ * fixed +-2% speed difference between ranks, and none has a rise too late to judge; the
+ * findings name the same set. A rank 2x slower over the last 4 steps (or 2, or 7) is no
+ * fail-slow placed 8 steps before the end at a blend of both levels: the rise is named
+ * not judged, at its step and level, while one 8 steps before the end is a fail-slow at
+ * its step. A rank slow from the start that gets slower at step 300 is slow throughout
+ * (at the level before, then the one after), not turned slow at 300; one that is slow over
+ * steps 0-359 and then recovers is pytscope's straggler over those steps, then recovered,
+ * not slower from step 0 on. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +196,100 @@ static void test_fail_slow_256(void)
 	run_free(run);
 }
 
+static bool line_has(struct run *run, const char *want)
+{
+	char line[1024];
+	steps_straggler_verdict(run, line, sizeof(line));
+	bool has = strstr(line, want) != NULL;
+	if (!has)
+		printf("# line: %s\n#  want: %s\n", line, want);
+	return has;
+}
+
+static bool unjudged_has(struct run *run, const char *ids, const char *want)
+{
+	struct not_judged nj = { 0 };
+	findings_not_judged_list(run, &nj);
+	bool has = false;
+	for (size_t i = 0; i < nj.n; i++)
+		has = has || (strcmp(nj.v[i].ids, ids) == 0 && strstr(nj.v[i].text, want) != NULL);
+	findings_not_judged_free(&nj);
+	return has;
+}
+
+/* Rank 5 of 64 twice as slow over the last `last` of 600 steps. */
+static void test_late_rise(long last)
+{
+	struct opts o = { 0 };
+	struct shape sh = { 64, 600, 5, 600 - last, 2.0, -1, 0, 0, 1, NOISE_UNIFORM };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	const struct rank_stat *rs = d ? &d->rank[5] : NULL;
+	if (last < STRAG_MIN_STEPS) {
+		ok(rs && d->nstragglers == 0 && rs->slow_onset < 0 && rs->late_onset == 600 - last &&
+		   fabs(rs->late_level - 1.0) < 0.1, "last %ld steps 2x: no onset placed, a rise too late to judge "
+		   "at step %ld, at its level", last, 600 - last);
+		if (rs)
+			printf("# slow_onset %ld late_onset %ld level %.3f\n", rs->slow_onset, rs->late_onset,
+			       rs->late_level);
+		char want[128];
+		snprintf(want, sizeof(want), "from step %ld rank 5 is %.0f%% slower than the step median, over the "
+			 "last %ld steps", 600 - last, rs ? rs->late_level * 100 : 0, last);
+		ok(count_findings(run, "DIST.FAIL_SLOW") == 0 && line_has(run, want) &&
+		   line_has(run, "none before step") && unjudged_has(run, "DIST.FAIL_SLOW", want),
+		   "... no DIST.FAIL_SLOW; the stragglers line and the not-judged list name the rise");
+	} else {
+		ok(rs && rs->fail_slow && rs->slow_onset == 600 - last && fabs(rs->slow_shift - 1.0) < 0.1 &&
+		   rs->late_onset < 0, "last %ld steps 2x: fail-slow at step %ld, at its level", last, 600 - last);
+		if (rs)
+			printf("# slow_onset %ld shift %.3f late_onset %ld\n", rs->slow_onset, rs->slow_shift,
+			       rs->late_onset);
+	}
+	run_free(run);
+}
+
+/* Rank 5 of 64 12% slower over steps 0-299, 45% from step 300: slow throughout, then
+ * slower (pytscope names it: the line says it). */
+static void test_two_levels(void)
+{
+	struct opts o = { 0 };
+	struct shape sh = { 64, 600, 5, 0, 1.12, 5, 300, 300, 1.45 / 1.12, NOISE_UNIFORM };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	const struct rank_stat *rs = d ? &d->rank[5] : NULL;
+	ok(rs && rs->straggler && !rs->fail_slow && rs->slow_onset == 0 && fabs(rs->slow_shift - 0.12) < 0.02 &&
+	   labs(rs->rise_onset - 300) <= 2 && fabs(rs->rise_level - 0.45) < 0.03,
+	   "12%% then 45%% slower from step 300: slow throughout at 12%%, 45%% from step 300");
+	if (rs)
+		printf("# onset %ld fail %d shift %.3f rise %ld level %.3f cost %.3f\n", rs->slow_onset, rs->fail_slow,
+		       rs->slow_shift, rs->rise_onset, rs->rise_level, rs->slow_cost);
+	ok(rs && fabs(rs->slow_cost - rs->time_lost) < 1e-9, "... its cost over the whole run");
+	ok(count_findings(run, "DIST.FAIL_SLOW") == 0 &&
+	   line_has(run, "(rank 5: 12% slower from step 0, 45% from step 30"),
+	   "... no DIST.FAIL_SLOW; the stragglers line gives both levels");
+	run_free(run);
+}
+
+/* Rank 5 of 64 30% slower over steps 0-359 of 600, then as the others: pytscope's
+ * straggler, slow over its stall and then recovered. */
+static void test_recovered(void)
+{
+	struct opts o = { 0 };
+	struct shape sh = { 64, 600, -1, 0, 1, 5, 0, 360, 1.3, NOISE_UNIFORM };
+	struct run *run = build(&sh, &o);
+	const struct distributed *d = analysis_distributed(run);
+	const struct rank_stat *rs = d ? &d->rank[5] : NULL;
+	ok(rs && d->straggler == 5 && rs->straggler && rs->recovered && rs->slow_onset == rs->stall_lo &&
+	   labs(rs->stall_hi - 359) <= 1 && rs->slow_cost == rs->stall_cost,
+	   "30%% slower over steps 0-359, then recovered: pytscope's straggler over its stall");
+	if (rs)
+		printf("# onset %ld stall %ld-%ld recovered %d cost %.3f\n", rs->slow_onset, rs->stall_lo, rs->stall_hi,
+		       rs->recovered, rs->slow_cost);
+	ok(line_has(run, "(rank 5: pytscope's straggler, 30% slower over steps 0-35") &&
+	   line_has(run, ", then recovered"), "... the stragglers line says so, not slower from step 0");
+	run_free(run);
+}
+
 /* The false-positive guards keep the rules sensitive: a 10-step 30% stall on one rank
  * of 64 is found, with and without noisy warm-up steps on every rank. */
 static void test_modest_stall(enum noise k)
@@ -211,17 +312,19 @@ static void test_balanced(int ranks, long steps, enum noise k)
 	struct shape sh = { ranks, steps, -1, 0, 1, -1, 0, 0, 1, k };
 	struct run *run = build(&sh, &o);
 	const struct distributed *d = analysis_distributed(run);
-	size_t stalls = 0;
-	for (size_t r = 0; d && r < d->world_size; r++)
+	size_t stalls = 0, lates = 0;
+	for (size_t r = 0; d && r < d->world_size; r++) {
 		stalls += d->rank[r].stall_lo >= 0;
+		lates += d->rank[r].late_onset >= 0;
+	}
 	const struct finding_list *fl = run_findings(run);
 	size_t dist = 0;
 	for (size_t i = 0; i < fl->n; i++)
 		dist += strncmp(fl->v[i].id, "DIST.", 5) == 0;
-	char msg[160];
-	snprintf(msg, sizeof(msg), "balanced %d ranks x %ld steps (%s): no straggler, no stall, no DIST finding",
-		 ranks, steps, noise_name[k]);
-	ok(d && d->nstragglers == 0 && stalls == 0 && dist == 0, "%s", msg);
+	char msg[200];
+	snprintf(msg, sizeof(msg), "balanced %d ranks x %ld steps (%s): no straggler, no stall, no late rise, no "
+		 "DIST finding", ranks, steps, noise_name[k]);
+	ok(d && d->nstragglers == 0 && stalls == 0 && lates == 0 && dist == 0, "%s", msg);
 	if (d && (d->nstragglers || stalls || dist))
 		for (size_t r = 0; r < d->world_size; r++)
 			if (d->rank[r].straggler || d->rank[r].stall_lo >= 0)
@@ -238,6 +341,12 @@ int main(void)
 	test_modest_stall(NOISE_UNIFORM);
 	test_modest_stall(NOISE_WARMUP);
 	test_modest_stall(NOISE_GAUSS);
+	test_late_rise(4);
+	test_late_rise(2);
+	test_late_rise(7);
+	test_late_rise(8);
+	test_two_levels();
+	test_recovered();
 	for (int k = 0; k < NOISE_COUNT; k++) {
 		test_balanced(64, 1000, (enum noise)k);
 		test_balanced(256, 500, (enum noise)k);
