@@ -55,7 +55,7 @@
 
 #include "model/base.h"
 
-#define INDEX_VERSION 25u
+#define INDEX_VERSION 26u
 #define INDEX_HEADER_LEN 48
 #define INDEX_INVALID_MARK 0x44414544u /* the header's last word in an invalidated file: "DEAD" */
 

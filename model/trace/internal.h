@@ -15,6 +15,11 @@ extern const struct view_def trace_views[TRACE_NVIEWS];
 extern const struct finding_rule trace_rules[TRACE_NRULES];
 /* What those rules could not judge (no GPU or communication kernel; registry.h). */
 void trace_unjudged(struct run *run, struct not_judged *nj);
+/* Why HTA's last-step filter left the GPU time n/a (trace_gpu_time: no rank kept a GPU
+ * event, `filtered` events left out), in the headline's words and the not-judged list's
+ * alike (rules.c): trace_filtered_what, then trace_filtered_text's detail into buf[n]. */
+extern const char *const trace_filtered_what;
+void trace_filtered_text(size_t filtered, char *buf, size_t n);
 
 /* Traces of two runs (subsystem.c): the first ProfilerSteps of two traces, on clocks
  * that read as wall time (2001 on: not a trace written from 0), lie more than an hour
@@ -111,13 +116,14 @@ struct diag_list;
 void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct trace_rank *r);
 /* The ProfilerStep span (index into r->step) that holds instant ts, as HTA's
  * add_iteration finds it (the last in file order when spans overlap), -1 when none; the
- * index is built once per rank, its v freed by the caller (store.c). */
+ * index is built once per rank over the spans kept[] marks (NULL: all of them), its v
+ * freed by the caller (store.c). */
 struct trace_span_index {
 	const struct trace_step **v;   /* the spans by start time */
 	size_t n;
 	bool overlap;
 };
-void trace_span_index_build(const struct trace_rank *r, struct trace_span_index *si);
+void trace_span_index_build(const struct trace_rank *r, const bool *kept, struct trace_span_index *si);
 long trace_span_of(const struct trace_rank *r, const struct trace_span_index *si, int64_t ts);
 /* Decode one trace file into a new, unfinished rank (NULL when it gave nothing); its
  * diagnostics go to diags (load.c). */

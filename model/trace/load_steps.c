@@ -6,7 +6,9 @@
  * Each ProfilerStep#N span of a rank becomes one record: step N, timestamp = span start
  * (epoch seconds), and three phases over the GPU kernels launched in that span (by their
  * CPU launch's correlation id; a kernel without a launch by its own start, said in
- * store.c; a step number recorded twice is two spans, each with its own kernels): `comm` =
+ * store.c; a step number recorded twice is two spans, each with its own kernels; a span
+ * that holds another or overlaps one has no record, its time never counted twice, said in
+ * a diagnostic, and a kernel launched in a span it holds is that span's): `comm` =
  * the exposed communication time (communication kernels not overlapped by computation
  * kernels), `compute` = the computation kernels' time (their union), fitted into the
  * step duration (kernels launched in it may run past its end: when the two sum to more
@@ -67,14 +69,142 @@ bool trace_rank_partial(const struct trace_rank *r)
 	return r->truncated && !r->kernels_whole;
 }
 
+/* ---- ProfilerSteps that hold or overlap others ---------------------------------- */
+
+/* The ProfilerSteps of a rank left out of its step records: out[s] (malloc'd) for each span
+ * of positive duration that holds another (an outer ProfilerStep#0 over #1 to #5) or
+ * overlaps one partly (a step that starts before the last one ends): its time would count
+ * twice. n of them; a, the first by start, and b, a span it holds or overlaps (indexes into
+ * r->step; -1 when n is 0). The spans kept are disjoint (those of no length aside): a
+ * kernel's launch lies in one at most, the innermost span that holds it when it is kept. */
+struct left_out {
+	bool *out;
+	size_t n;
+	long a, b;
+};
+
+static int64_t span_end(const struct trace_step *st)
+{
+	return st->ts + st->dur;
+}
+
+/* By start, the longer first at one start (it holds the other), then file order. */
+static int span_cmp(const void *x, const void *y)
+{
+	const struct trace_step *a = *(const struct trace_step *const *)x, *b = *(const struct trace_step *const *)y;
+	if (a->ts != b->ts)
+		return (a->ts > b->ts) - (a->ts < b->ts);
+	if (a->dur != b->dur)
+		return (a->dur < b->dur) - (a->dur > b->dur);
+	return (a > b) - (a < b);
+}
+
+/* A min-heap of the ends of the spans seen (their indexes in s). */
+struct end_heap {
+	int64_t *end;
+	size_t *s, n;
+};
+
+static void heap_swap(struct end_heap *h, size_t i, size_t j)
+{
+	int64_t e = h->end[i];
+	size_t s = h->s[i];
+	h->end[i] = h->end[j];
+	h->s[i] = h->s[j];
+	h->end[j] = e;
+	h->s[j] = s;
+}
+
+static void heap_push(struct end_heap *h, int64_t end, size_t s)
+{
+	size_t i = h->n++;
+	h->end[i] = end;
+	h->s[i] = s;
+	for (; i && h->end[(i - 1) / 2] > h->end[i]; i = (i - 1) / 2)
+		heap_swap(h, i, (i - 1) / 2);
+}
+
+static void heap_pop(struct end_heap *h)
+{
+	h->n--;
+	heap_swap(h, 0, h->n);
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < h->n && h->end[l] < h->end[m])
+			m = l;
+		if (l + 1 < h->n && h->end[l + 1] < h->end[m])
+			m = l + 1;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+static void leave_out(struct left_out *lo, long *with, size_t s, size_t other)
+{
+	lo->n += !lo->out[s];
+	lo->out[s] = true;
+	with[s] = (long)other;
+}
+
+/* The spans by start (O(n log n)): one holds or overlaps the next when that starts before
+ * it ends; it overlaps an earlier one partly when the earliest end of the spans still open
+ * at its start comes before its own end. */
+static void spans_left_out(const struct trace_rank *r, struct left_out *lo)
+{
+	const struct trace_step **v = xmalloc((r->nstep + 1) * sizeof(*v));
+	long *with = xmalloc((r->nstep + 1) * sizeof(*with));
+	struct end_heap h = { xmalloc((r->nstep + 1) * sizeof(*h.end)), xmalloc((r->nstep + 1) * sizeof(*h.s)), 0 };
+	size_t m = 0;
+	*lo = (struct left_out){ xcalloc(r->nstep + 1, sizeof(*lo->out)), 0, -1, -1 };
+	for (size_t s = 0; s < r->nstep; s++)
+		if (r->step[s].dur > 0)
+			v[m++] = &r->step[s];
+	qsort(v, m, sizeof(*v), span_cmp);
+	for (size_t i = 0; i < m; i++) {
+		size_t s = (size_t)(v[i] - r->step);
+		if (i + 1 < m && v[i + 1]->ts < span_end(v[i]))
+			leave_out(lo, with, s, (size_t)(v[i + 1] - r->step));
+		while (h.n && h.end[0] <= v[i]->ts)
+			heap_pop(&h);
+		if (h.n && h.end[0] < span_end(v[i]))
+			leave_out(lo, with, s, h.s[0]);
+		heap_push(&h, span_end(v[i]), s);
+	}
+	for (size_t i = 0; i < m && lo->a < 0; i++)
+		if (lo->out[v[i] - r->step]) {
+			lo->a = v[i] - r->step;
+			lo->b = with[lo->a];
+		}
+	free(h.end);
+	free(h.s);
+	free(with);
+	free(v);
+}
+
+/* The diagnostic naming r's spans left out (lo->n > 0). */
+static void say_left_out(struct run *run, const struct trace_rank *r, const struct left_out *lo)
+{
+	const struct trace_step *a = &r->step[lo->a], *b = &r->step[lo->b];
+	bool holds = b->ts >= a->ts && span_end(b) <= span_end(a);
+	diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
+		 "%zu of %zu ProfilerSteps left out: each holds or overlaps another span of this trace "
+		 "(ProfilerStep#%ld %s ProfilerStep#%ld), so its time would count twice; a step within one keeps "
+		 "the kernels launched in it", lo->n, r->nstep, a->step, holds ? "holds" : "overlaps", b->step);
+}
+
+/* ---- per-step phases --------------------------------------------------------------- */
+
 /* r's GPU events grouped by the ProfilerStep span (index into r->step) they were
- * launched in: its CPU launch's span (by correlation id), else, without a launch, the
- * span that holds the event's own start. Span s's events are idx[first[s]..first[s+1]);
- * the events outside every span are in none. Both malloc'd. */
-static void group_by_span(const struct trace_rank *r, size_t **idx, size_t **first)
+ * launched in, among the spans kept[] marks (disjoint): its CPU launch's span (by
+ * correlation id), else, without a launch, the span that holds the event's own start.
+ * Span s's events are idx[first[s]..first[s+1]); the events outside every kept span are
+ * in none. Both malloc'd. */
+static void group_by_span(const struct trace_rank *r, const bool *kept, size_t **idx, size_t **first)
 {
 	struct trace_span_index si;
-	trace_span_index_build(r, &si);
+	trace_span_index_build(r, kept, &si);
 	long *span = xmalloc((r->nk + 1) * sizeof(*span));
 	size_t *at = xcalloc(r->nstep + 2, sizeof(*at));
 	for (size_t k = 0; k < r->nk; k++) {
@@ -119,17 +249,22 @@ void trace_rank_step_comm(struct trace_set *ts, struct trace_rank *r)
 	r->step_comp = xmalloc(r->nstep * sizeof(*r->step_comp));
 	struct trace_ivl *comm = xmalloc((r->nk + 1) * sizeof(*comm));
 	struct trace_ivl *comp = xmalloc((r->nk + 1) * sizeof(*comp));
+	struct left_out lo;
+	spans_left_out(r, &lo);
+	for (size_t s = 0; s < r->nstep; s++)
+		lo.out[s] = !lo.out[s];   /* now: kept */
 	size_t *idx, *first;
-	group_by_span(r, &idx, &first);
+	group_by_span(r, lo.out, &idx, &first);
 	bool measured = !trace_rank_partial(r);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		size_t n = first[s + 1] - first[s];
-		int64_t p = -1, c = measured ? exposed_comm(r, idx + first[s], n, comm, comp, &p) : -1;
+		int64_t p = -1, c = measured && lo.out[s] ? exposed_comm(r, idx + first[s], n, comm, comp, &p) : -1;
 		fit_step(st->dur, &c, &p);
 		r->step_comm[s] = c;
 		r->step_comp[s] = p;
 	}
+	free(lo.out);
 	free(idx);
 	free(first);
 	free(comm);
@@ -213,10 +348,14 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	if (!trace_rank_comm_measured(ts, r))
 		m_comm = -1;
 	size_t unmeasured = 0;
+	struct left_out lo;
+	spans_left_out(r, &lo);
 	struct rank_steps *rs = steps_rank_new(m, r->rank, r->path);
 	for (size_t s = 0; s < r->nstep; s++) {
 		const struct trace_step *st = &r->step[s];
 		int64_t c = r->step_comm[s], p = r->step_comp[s];
+		if (lo.out[s])
+			continue;
 		if (gpu && p < 0) {   /* a record without phases would read as a step of 0 ms */
 			unmeasured++;
 			continue;
@@ -232,6 +371,9 @@ static void publish_rank(struct run *run, struct steps_model *m, size_t ri, int 
 	}
 	keep_meta(m, rs, r->rank);
 	steps_publish_rank(m, rs);
+	if (lo.n)
+		say_left_out(run, r, &lo);
+	free(lo.out);
 	if (cpu_among_gpu)
 		diag_add(&run->diags, DIAG_WARN, r->path, -1, -1, r->rank,
 			 "no GPU kernel in this trace, while other ranks' traces have some: its steps' compute and "

@@ -4,8 +4,10 @@
  * classification table's as the steps' are, but under --compat pytscope; its share the
  * one the report's section rounds), the native TRACE.GPU_IDLE and TRACE.ENV_DIFFERS, and
  * what they and HTA's potential stragglers could not judge (the subsystem's `unjudged`;
- * traces of two runs are not weighed against each other); the text of an idle share on
- * its side of TRACE.GPU_IDLE's bars (trace_idle_text). */
+ * traces of two runs are not weighed against each other, and each reason is the one the
+ * input has: the headline's when HTA's last-step filter left no kernel, zero-duration
+ * communication kernels told from skipped ones); the text of an idle share on its side of
+ * TRACE.GPU_IDLE's bars (trace_idle_text) and of what that filter left (trace_filtered_text). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +55,14 @@ void trace_idle_text(double pct, int prec, char *buf, size_t n)
 	numfmt_same_side(pct, pct < TRACE_IDLE_PCT ? TRACE_IDLE_PCT : TRACE_IDLE_HIGH_PCT, prec, buf, n);
 }
 
+const char *const trace_filtered_what = "HTA's last-step filter left no GPU kernel";
+
+void trace_filtered_text(size_t filtered, char *buf, size_t n)
+{
+	snprintf(buf, n, "it keeps those whose CPU launch, by correlation id, starts before the last ProfilerStep; "
+		 "%zu kernel%s had none", filtered, filtered == 1 ? "" : "s");
+}
+
 /* TRACE.GPU_IDLE (native): a rank's GPU idle for TRACE_IDLE_PCT of its HTA span or
  * more (HTA temporal breakdown: the span of its events, without the last ProfilerStep
  * when HTA drops it); one finding naming the idlest rank and how many ranks pass. A rank
@@ -82,10 +92,11 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	else if (g.npartial)
 		snprintf(partial, sizeof(partial), " (%zu truncated traces not judged, the first rank %d's)",
 			 g.npartial, g.partial_rank);
-	char title[160], detail[640], max_title[32], max_pct[32], min_pct[32];
+	char title[160], detail[640], max_title[32], max_pct[32], min_pct[32], all_pct[32];
 	trace_idle_text(g.max_idle_pct, 0, max_title, sizeof(max_title));   /* not "50%" high for 49.96% */
 	trace_idle_text(g.max_idle_pct, 1, max_pct, sizeof(max_pct));
 	trace_idle_text(g.min_idle_pct, 1, min_pct, sizeof(min_pct));
+	trace_idle_text(100 * g.idle_us / g.span_us, 1, all_pct, sizeof(all_pct));
 	if (g.max_ngpu > 1)   /* one of the rank's GPUs: never "the GPU" over several */
 		snprintf(title, sizeof(title), "%s is idle %s%% of its HTA span", max_who, max_title);
 	else
@@ -96,12 +107,12 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 	snprintf(detail, sizeof(detail),
 		 "No kernel runs on %s for %s%% of its HTA span (HTA temporal breakdown%s); "
 		 "%s%s are idle %.0f%% or more (least idle: %s at %s%%). Over %s "
-		 "ranks: compute %.1f%%, %s %.1f%%, idle %.1f%%.",
+		 "ranks: compute %.1f%%, %s %.1f%%, idle %s%%.",
 		 on, max_pct, last, count, partial, TRACE_IDLE_PCT, min_who,
 		 min_pct, g.npartial ? "those" : "all", 100 * g.compute_us / g.span_us,
 		 g.comm_unknown ? "communication n/a (no kernel matched as communication), memory and other"
 				: "communication and memory",
-		 100 * g.noncompute_us / g.span_us, 100 * g.idle_us / g.span_us);
+		 100 * g.noncompute_us / g.span_us, all_pct);
 	struct evidence ev = evidence_none();
 	ev.kind = EV_ROW;
 	ev.view = "temporal";
@@ -180,6 +191,37 @@ static void rule_env(struct run *run, struct finding_list *out)
 		     "the CUDA driver each node has); keep traces of other jobs in a directory of their own.", ev);
 }
 
+/* DIST.EXPOSED_COMM not judged: the lowest rank's trace has kernels the classification
+ * table calls communication, but none in pytscope's summary (trace_pysum: events of the
+ * categories kernel, gpu_memcpy and gpu_memset that last). Why, with the counts: those
+ * read have zero duration, or are of another category; none was read: they were skipped,
+ * each lasting far past the profiled window (load.c keeps their names). */
+static void comm_unmeasured(struct trace_set *ts, struct not_judged *nj)
+{
+	struct trace_rank *r = ts->r[0];
+	size_t zero = 0, other = 0;
+	trace_rank_need_events(ts, r);
+	for (size_t k = 0; k < r->nk; k++)
+		if (r->name_cls[r->k[k].name] == KC_COMMUNICATION) {
+			zero += (r->k[k].flags & TK_PYSEL) != 0;   /* selected, so of zero duration */
+			other += !(r->k[k].flags & TK_PYSEL);
+		}
+	const char *cat = "of another category than kernel, gpu_memcpy or gpu_memset";
+	if (zero && other)
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (none of rank %d's %zu "
+				      "communication events is measured: %zu have zero duration, %zu are %s)", r->rank,
+				      zero + other, zero, other, cat);
+	else if (zero)
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's %zu communication "
+				      "kernel%s zero duration)", r->rank, zero, zero == 1 ? " has" : "s have");
+	else if (other)
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's %zu communication "
+				      "event%s %s)", r->rank, other, other == 1 ? " is" : "s are", cat);
+	else
+		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's communication kernels "
+				      "were skipped: each lasts far past its profiled window)", r->rank);
+}
+
 void trace_unjudged(struct run *run, struct not_judged *nj)
 {
 	struct trace_set *ts = trace_get(run);
@@ -195,23 +237,25 @@ void trace_unjudged(struct run *run, struct not_judged *nj)
 	else if (p->n_comm == 0 && run->opts && run->opts->compat_pytscope)
 		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no communication kernel in "
 				      "rank %d's trace)", ts->r[0]->rank);
-	else if (p->n_comm == 0 && trace_rank_comm_kernels(ts->r[0]))   /* skipped ones' names stay (load.c) */
-		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (rank %d's communication kernels "
-				      "were skipped: each lasts far past its profiled window)", ts->r[0]->rank);
+	else if (p->n_comm == 0 && trace_rank_comm_kernels(ts->r[0]))
+		comm_unmeasured(ts, nj);
 	else if (p->n_comm == 0)   /* as the GPU time line's "comm n/a" says it */
 		findings_unjudged_add(nj, "DIST.EXPOSED_COMM", "exposed communication (no kernel in rank %d's trace "
 				      "matched the classification table as communication, which --kernel-classes "
 				      "extends)", ts->r[0]->rank);
 	struct trace_gpu_time g;
 	bool ok = trace_gpu_time(ts, &g);
-	if (g.npartial)
+	char left[160];
+	if (g.npartial) {
 		findings_unjudged_add(nj, "TRACE.GPU_IDLE", "GPU idle time of %s%d%s (truncated before the end of "
 				      "%s GPU events)", g.npartial > 1 ? "ranks " : "rank ", g.partial_rank,
 				      g.npartial > 1 ? " and others" : "", g.npartial > 1 ? "their" : "its");
-	else if (!ok)
-		findings_unjudged_add(nj, "TRACE.GPU_IDLE",
-				      "GPU idle time (%s)", g.filtered ? "no GPU kernel launched before the last "
-				      "ProfilerStep" : "no GPU kernel in the traces");
+	} else if (!ok && g.filtered) {   /* the headline's words (subsystem.c) */
+		trace_filtered_text(g.filtered, left, sizeof(left));
+		findings_unjudged_add(nj, "TRACE.GPU_IDLE", "GPU idle time (%s: %s)", trace_filtered_what, left);
+	} else if (!ok) {
+		findings_unjudged_add(nj, "TRACE.GPU_IDLE", "GPU idle time (no GPU kernel in the traces)");
+	}
 	char mixed[160];   /* traces of two runs: no rank weighed against another */
 	const char *why = trace_mixed_why(ts, mixed, sizeof(mixed));
 	int strag[2];

@@ -542,13 +542,14 @@ static int step_ptr_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void trace_span_index_build(const struct trace_rank *r, struct trace_span_index *si)
+void trace_span_index_build(const struct trace_rank *r, const bool *kept, struct trace_span_index *si)
 {
 	si->v = xmalloc((r->nstep + 1) * sizeof(*si->v));
-	si->n = r->nstep;
+	si->n = 0;
 	si->overlap = false;
 	for (size_t s = 0; s < r->nstep; s++)
-		si->v[s] = &r->step[s];
+		if (!kept || kept[s])
+			si->v[si->n++] = &r->step[s];
 	qsort(si->v, si->n, sizeof(*si->v), step_ptr_cmp);
 	for (size_t s = 1; s < si->n; s++)
 		if (si->v[s]->ts < si->v[s - 1]->ts + si->v[s - 1]->dur)
@@ -558,10 +559,10 @@ void trace_span_index_build(const struct trace_rank *r, struct trace_span_index 
 long trace_span_of(const struct trace_rank *r, const struct trace_span_index *si, int64_t ts)
 {
 	long span = -1;
-	if (si->overlap) {
-		for (size_t s = 0; s < r->nstep; s++)
-			if (r->step[s].ts <= ts && ts < r->step[s].ts + r->step[s].dur)
-				span = (long)s;
+	if (si->overlap) {   /* the last in file order */
+		for (size_t s = 0; s < si->n; s++)
+			if (si->v[s]->ts <= ts && ts < si->v[s]->ts + si->v[s]->dur && si->v[s] - r->step > span)
+				span = (long)(si->v[s] - r->step);
 		return span;
 	}
 	size_t lo = 0, hi = si->n;   /* spans that do not overlap: one candidate */
@@ -624,7 +625,7 @@ void trace_finish_rank(struct diag_list *diags, struct trace_set *ts, struct tra
 	r->name_cls = xrealloc(r->name_cls, (r->nnames + 1) * sizeof(*r->name_cls));
 	size_t ncomm = 0, nolaunch = 0, times = 0, nrep = 0;
 	struct trace_span_index si;
-	trace_span_index_build(r, &si);
+	trace_span_index_build(r, NULL, &si);
 	for (size_t i = 0; i < r->nnames; i++)
 		r->name_cls[i] = kclass_of(ts->cls, r->names[i]);
 	for (size_t k = 0; k < r->nk; k++) {

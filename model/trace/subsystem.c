@@ -370,15 +370,16 @@ static void trace_gpu_lines(struct trace_set *ts, struct summary *out)
 {
 	struct trace_gpu_time g;
 	if (!trace_gpu_time(ts, &g)) {
-		if (ts && g.npartial)
+		char why[160];
+		if (ts && g.npartial) {
 			summary_add(out, TONE_WARN, "GPU time", "n/a: rank %d's trace%s truncated before the end "
 				    "of its GPU events", g.partial_rank, g.npartial > 1 ? " and others are" : " is");
-		else if (ts && g.filtered)
-			summary_add(out, TONE_WARN, "GPU time", "n/a: HTA's last-step filter left no GPU kernel (it keeps those "
-				    "whose CPU launch, by correlation id, starts before the last ProfilerStep; %zu kernel%s "
-				    "had none)", g.filtered, g.filtered == 1 ? "" : "s");
-		else if (ts)
+		} else if (ts && g.filtered) {   /* the not-judged list's words too (rules.c) */
+			trace_filtered_text(g.filtered, why, sizeof(why));
+			summary_add(out, TONE_WARN, "GPU time", "n/a: %s (%s)", trace_filtered_what, why);
+		} else if (ts) {
 			summary_add(out, TONE_WARN, "GPU time", "n/a: no GPU kernel in the traces");
+		}
 		return;
 	}
 	double idle = 100 * g.idle_us / g.span_us;

@@ -177,7 +177,8 @@ struct trace_rank {
 	int64_t *step_comm;  /* per step[]: exposed communication (ns, load_steps.c); NULL: not yet */
 	int64_t *step_comp;  /* per step[]: GPU computation (ns, load_steps.c), with step_comm;
 			      * both -1 for a step not measured (every step of a partial rank,
-			      * trace_rank_partial); a step without a kernel in a whole file has 0, 0 */
+			      * trace_rank_partial, and a span that holds or overlaps another); a
+			      * step without a kernel in a whole file has 0, 0 */
 	/* Restored from the index: k, cpu (the events) are not loaded; the analyses above
 	 * are. trace_rank_need_events() parses the file the first time events are read. */
 	bool lazy;

@@ -249,12 +249,13 @@ static struct table *build_step_kernels(struct run *run, char *err, size_t errn)
 
 /* ---- kernel_breakdown ------------------------------------------------------- */
 
-/* A 20-cell stacked bar: segment k of frac[k] uses glyph k (█ ▒, or # = with --ascii),
- * the rest is ░ (.). */
-static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, size_t n)
+/* A 20-cell stacked bar: segment k of frac[k] uses glyph k (█ ▒), the rest is ░. UTF-8
+ * whatever the display: a CSV cell keeps it (--ascii or not), and the explorer draws it as
+ * # = . in ASCII (text.c TEXT_ASCII). */
+static void stacked_bar(const double *frac, int nseg, char *out, size_t n)
 {
 	enum { CELLS = 20 };
-	static const char *const uni[3] = { "█", "▒", "░" }, *const asc[3] = { "#", "=", "." };
+	static const char *const glyph[3] = { "█", "▒", "░" };
 	int used = 0;
 	size_t len = 0;
 	out[0] = '\0';
@@ -263,8 +264,7 @@ static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, siz
 		if (cells > CELLS - used)
 			cells = CELLS - used;
 		for (int i = 0; i < cells && len + 4 < n; i++)
-			len += (size_t)snprintf(out + len, n - len, "%s", k < nseg ? (ascii ? asc : uni)[k] :
-							(ascii ? asc : uni)[2]);
+			len += (size_t)snprintf(out + len, n - len, "%s", glyph[k < nseg ? k : 2]);
 		used += cells > 0 ? cells : 0;
 	}
 }
@@ -272,7 +272,7 @@ static void stacked_bar(const double *frac, int nseg, bool ascii, char *out, siz
 /* Rows of one rank (have_rank: rank), or of all ranks, from us (by label); partial: the
  * rank's partial cell (col[5] when there is that column). */
 static void breakdown_rows(struct table *t, const int *col, long ref, bool have_rank, int rank,
-			   const double *us, bool ascii, const char *partial)
+			   const double *us, const char *partial)
 {
 	double total = 0;
 	for (unsigned m = 1; m < TB_MAX_LABELS; m++)
@@ -295,7 +295,7 @@ static void breakdown_rows(struct table *t, const int *col, long ref, bool have_
 		double f = us[best] / total;
 		table_set_num(t, row, col[3], 100.0 * f);
 		char bar[96];
-		stacked_bar(&f, 1, ascii, bar, sizeof(bar));
+		stacked_bar(&f, 1, bar, sizeof(bar));
 		table_set_text(t, row, col[4], bar);
 		if (col[5] >= 0 && partial)
 			table_set_text(t, row, col[5], partial);
@@ -321,7 +321,6 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 		partial_col(t, partial),
 	};
 	table_set_role(t, col[0], COL_ROLE_RANK);
-	bool ascii = run->opts && run->opts->ascii;
 	double all[TB_MAX_LABELS] = { 0 };
 	for (size_t i = 0; i < ts->n; i++) {
 		if (trace_rank_partial(ts->r[i]))
@@ -330,9 +329,9 @@ static struct table *build_breakdown(struct run *run, char *err, size_t errn)
 		for (unsigned m = 1; m < TB_MAX_LABELS; m++)
 			all[m] += h->type_us[m];
 	}
-	breakdown_rows(t, col, -1, false, -1, all, ascii, NULL);
+	breakdown_rows(t, col, -1, false, -1, all, NULL);
 	for (size_t i = 0; i < ts->n; i++)
-		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us, ascii,
+		breakdown_rows(t, col, ts->r[i]->rank, true, ts->r[i]->rank, trace_hta(ts, i)->type_us,
 			       trace_rank_partial(ts->r[i]) ? "yes" : "no");
 	return t;
 }
@@ -436,7 +435,6 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 	int c_st = table_add_col(t, "potential_straggler", COL_TEXT, 9, 0);
 	int c_bar = table_add_col(t, "bar", COL_TEXT, 22, 0);
 	int c_part = table_add_col(t, "partial", COL_TEXT, 7, 0);
-	bool ascii = run->opts && run->opts->ascii;
 	for (size_t i = 0; i < ts->n; i++) {
 		const struct trace_hta *h = trace_hta(ts, i);
 		int rank = ts->r[i]->rank;
@@ -457,7 +455,7 @@ static struct table *build_temporal(struct run *run, char *err, size_t errn)
 		if (h->have_gpu && h->kernel_us > 0) {
 			char bar[96];
 			double f[2] = { h->compute_us / h->kernel_us, h->noncompute_us / h->kernel_us };
-			stacked_bar(f, 2, ascii, bar, sizeof(bar));
+			stacked_bar(f, 2, bar, sizeof(bar));
 			table_set_text(t, row, c_bar, bar);
 		}
 	}

@@ -28,7 +28,8 @@
 # run.json there says. A late peer's collective lasting about the profiled window is kept
 # (only 100 windows past it, or an hour, is absurd: skipped), and a step's compute and
 # comm that sum to more than the step keep their shares; a skipped communication kernel
-# is said skipped, never "no kernel matched as communication".
+# is said skipped, never "no kernel matched as communication", and communication kernels
+# of zero duration (which pytscope's summary does not measure) are said so, never skipped.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -307,4 +308,15 @@ profiled window)" absurd.out'
 tap_check "... past a window of a minute, 2 h (7200 s): more than an hour past its end" \
 	'grep -q "lasts 7200 s, past the end of the rank.s profiled window (60 s: .*) by more than an hour; event \
 skipped" hour_src.csv'
+mkdir zero
+{ head_of 0 1; kernel sgemm 7 20 10000 1
+  for i in 2 3 4 5 6; do printf ,; kernel ncclKernel_AllReduce_RING_LL_Sum_float 20 $((i * 1000 + 8000)) 0 $i; done
+  printf ,; kernel sgemm 7 20000 5000 7; printf ']}\n'; } >zero/rank0.json
+"$TSCOPE_BIN" --no-index --print --color never zero >zero.out 2>/dev/null
+"$TSCOPE_BIN" --no-index --export findings zero >zero.csv 2>/dev/null
+tap_check "communication kernels of zero duration: said so in the not-judged line, never skipped" \
+	'grep -qx "  - exposed communication (rank 0.s 5 communication kernels have zero duration)" zero.out &&
+	 grep -q "^not judged,DIST.EXPOSED_COMM,exposed communication (rank 0.s 5 communication kernels have zero \
+duration)," zero.csv &&
+	 ! grep -q "skipped" zero.out zero.csv'
 tap_plan

@@ -2,13 +2,15 @@
 # trace_filtered.sh: HTA keeps, of a trace with two ProfilerSteps or more, only the GPU
 # kernels whose CPU launch (by correlation id) starts before the last step. Traces whose
 # kernels have no such launch (hand-made, or cut by a filter) leave none: the headline
-# says so and how many kernels it left out, not "no GPU kernel in the traces"; the same
-# from the index. With launches, GPU time is measured. The rule is per rank (formats.md
-# §2.4: with 0 or 1 step nothing is dropped): a rank of one ProfilerStep among ranks of
-# two keeps its kernels (HTA, counting the steps of every rank, would leave it none and
-# call it CPU-only), and the headline says whose last step is left out. A rank whose
-# kernels the filter all left out, among GPU ranks, is a GPU rank: its steps are measured,
-# each kernel without a CPU launch placed by its own start, and said so.
+# and the not-judged list say so in the same words and how many kernels it left out, not
+# "no GPU kernel in the traces" nor "no GPU kernel launched before the last ProfilerStep"
+# (the kernels ran in the earlier steps); the same from the index. With launches, GPU
+# time is measured. The rule is per rank (formats.md §2.4: with 0 or 1 step nothing is
+# dropped): a rank of one ProfilerStep among ranks of two keeps its kernels (HTA,
+# counting the steps of every rank, would leave it none and call it CPU-only), and the
+# headline says whose last step is left out. A rank whose kernels the filter all left
+# out, among GPU ranks, is a GPU rank: its steps are measured, each kernel without a CPU
+# launch placed by its own start, and said so.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -36,10 +38,11 @@ for r in 0 1; do
 	trace launched/rank$r.json $r 1
 done
 "$TSCOPE_BIN" --print --color never --no-index bare >bare.out 2>/dev/null
-tap_check "kernels without a CPU launch: the filter left none, said so with the count" \
+tap_check "kernels without a CPU launch: the filter left none, said so with the count (headline, not-judged list)" \
 	'grep -q "^  GPU time  *n/a: HTA.s last-step filter left no GPU kernel (it keeps those whose CPU launch, by \
 correlation id, starts before the last ProfilerStep; 4 kernels had none)$" bare.out &&
-	 grep -q "^  - GPU idle time (no GPU kernel launched before the last ProfilerStep)$" bare.out &&
+	 grep -q "^  - GPU idle time (HTA.s last-step filter left no GPU kernel: it keeps those whose CPU launch, by \
+correlation id, starts before the last ProfilerStep; 4 kernels had none)$" bare.out &&
 	 ! grep -q "no GPU kernel in the traces" bare.out'
 "$TSCOPE_BIN" index bare >/dev/null 2>&1 && "$TSCOPE_BIN" --print --color never bare >bare_idx.out 2>/dev/null
 tap_check "... the same from the index" 'cmp -s bare.out bare_idx.out'

@@ -6,8 +6,8 @@
 # row of the temporal view; no efficiency or MFU without a FLOP basis, and the budget's
 # compute is the GPU's computation kernels (the step's idle rest is other); stragglers are
 # "not judged" on one or two aligned steps. An idle share just under a bar (25%, high
-# from 50%) is shown on its side in the headline, the finding and the temporal CSV (in
-# full): 24.999%, never 25.0%; 49.96%, never 50%. HTA's potential stragglers (the
+# from 50%) is shown on its side in the headline, the finding (its figure over all ranks
+# too) and the temporal CSV (in full): 24.999%, never 25.0%; 49.96%, never 50%. HTA's potential stragglers (the
 # temporal view's column): a tie is no straggler (ranks alike in every step are all "no",
 # where HTA names the first two; ranks tied below a late one do not count with it), ranks
 # whose traces share no instant (another clock: baseTimeNanoseconds) are judged each on
@@ -48,6 +48,12 @@ tap_check "idle 49.96% (medium, high from 50%): the finding says 49.96%, never 5
 	'grep -q "^  \[MED \] The GPU is idle 49.96% of the HTA span on rank 0  (TRACE.GPU_IDLE)" i50.out &&
 	 grep -q "for 49.96% of its HTA span .*(least idle: rank 1 at 24.999%)" i50.out &&
 	 grep -q "^  GPU idle by rank  *24.999% (rank 1) to 49.96% (rank 0)" i50.out'
+mkdir i4999
+hw_trace 0 1 >i4999/rank0.json && hw_trace 1 1 >i4999/rank1.json   # idle 49.99% on both
+"$TSCOPE_BIN" --no-index --print --color never i4999 >i4999.out 2>/dev/null
+tap_check "... and over all ranks at 49.99%: 49.99%, never 50.0% beside the ranks' 49.99%" \
+	'grep -q "^  \[MED \] The GPU is idle 49.99% of the HTA span on rank 0  (TRACE.GPU_IDLE)" i4999.out &&
+	 grep -q "Over all ranks: compute 50.0%, .*, idle 49.99%\.$" i4999.out && ! grep -q "idle 50" i4999.out'
 
 # Potential stragglers on generated ranks (trace_events.sh strag_rank: the ncclKernel of
 # the steps listed starts 1 ms late; 3 steps, the last left out by HTA's rule).

@@ -8,7 +8,9 @@
 # its legend's glossary says a ProfilerStep's comm is its exposed communication (the trace
 # views' comm all communication kernel time); the
 # hint row's number keys reach the GPU time tab, and 9 opens it; F says there is nothing
-# to follow. The GPU time tab's legend (i) shows the view's title, with why HTA's potential
+# to follow. --ascii draws the GPU time tab's bar in ASCII; the temporal and
+# kernel_breakdown CSVs keep their UTF-8 bar whatever the display (the same bytes).
+# The GPU time tab's legend (i) shows the view's title, with why HTA's potential
 # stragglers were not judged (their column is empty: which ranks tie for which place) or
 # the clock they were judged on. The comm_overlap legend's title names whose list of
 # communication kernels its summary uses (the classification table; pytscope's name list
@@ -53,6 +55,19 @@ grep -q 'idle_us  *compute_us' "$TMP/gpu.txt" && ! grep -q 'not bound' "$TMP/gpu
 tap_rc $? "9 opens the GPU time tab"
 grep -q "^nothing to follow: F and R read pytscope step logs" "$TMP/follow.txt" && ! grep -q LIVE "$TMP/follow.txt"
 tap_rc $? "F on traces: nothing to follow, said so; no LIVE state"
+# --ascii draws the GPU time tab's bar in ASCII; its CSV, and kernel_breakdown's, keep the UTF-8 bar
+printf '9\n:dump %s/gpu_ascii.txt\nq\n' "$TMP" >"$TMP/keys"
+TSCOPE_SCRIPT="$TMP/keys" TERM=dumb LINES=24 COLUMNS=160 LC_ALL=C.UTF-8 "$BIN" --tui --ascii --no-index "$FX" \
+	>/dev/null 2>&1
+for v in temporal kernel_breakdown; do
+	"$BIN" --export $v --no-index "$FX" >"$TMP/$v.csv" 2>/dev/null
+	"$BIN" --export $v --no-index --ascii "$FX" >"$TMP/${v}_ascii.csv" 2>/dev/null
+done
+tap_check "--ascii: the GPU time tab's bar in ASCII, the CSV bars UTF-8 and the same bytes as without it" \
+	'grep -qE " =\.{19} +no\$" "$TMP/gpu_ascii.txt" &&
+	 grep -q ",▒░░░░░░░░░░░░░░░░░░░,no\$" "$TMP/temporal.csv" && grep -q "█" "$TMP/kernel_breakdown.csv" &&
+	 cmp -s "$TMP/temporal.csv" "$TMP/temporal_ascii.csv" &&
+	 cmp -s "$TMP/kernel_breakdown.csv" "$TMP/kernel_breakdown_ascii.csv"'
 
 # 200 steps: a cell holds several; rank 1's step 3 has a late (2 ms) all-reduce
 . "$TSCOPE_ROOT/tests/tools/trace_events.sh"
