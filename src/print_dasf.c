@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* print_dasf.c: the DASF section of the plain-text report: what was loaded, the heads
- * of function_bottleneck, task_bottleneck and task_balance, and the critical path. Rows
- * come from the same view tables as the explorer and --export (already sanitized), with
- * the views' decimals; a number is never cut (its column widens to fit it, and 1e15 or
- * more is in exponent form), text is clipped with an ellipsis ("~" in an ASCII report,
- * one column as "…" is). */
+ * of function_bottleneck, task_bottleneck and task_balance, and the critical path (said to
+ * be one of several when other chains are as long). Rows come from the same view tables as
+ * the explorer and --export (already sanitized), with the views' decimals; a number is
+ * never cut (its column widens to fit it, and 1e15 or more is in exponent form), text is
+ * clipped with an ellipsis ("~" in an ASCII report, one column as "…" is). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,12 +198,15 @@ char *print_section_dasf(struct run *run, const struct print_opts *po)
 		  s.files, s.files == 1 ? "" : "s", s.tasks, s.tasks == 1 ? "" : "s", fns, s.workers,
 		  s.workers == 1 ? "" : "s", s.hosts, s.hosts == 1 ? "" : "s", s.gpu_samples,
 		  s.gpu_samples == 1 ? "" : "s", s.cpu_only_samples);
-	char task[40] = "n/a", crit[96] = "n/a", num[40];
+	char task[40] = "n/a", crit[160] = "n/a", num[40];
 	if (isfinite(s.total_task_s))
 		snprintf(task, sizeof(task), "%s s", units_fixed(s.total_task_s, 3, num, sizeof(num)));
 	if (isfinite(s.critical_s) && s.tasks)
 		snprintf(crit, sizeof(crit), "%s s over %zu task%s", units_fixed(s.critical_s, 3, num, sizeof(num)),
 			 s.critical_len, s.critical_len == 1 ? "" : "s");
+	if (isfinite(s.critical_s) && s.tasks && s.critical_tied) /* another chain is as long: never "the" one */
+		text_appendf(crit, sizeof(crit), ", one of several chains as long (%zu tasks lie on them)",
+			     s.critical_tied);
 	sb_printf(f, "  task time %s · critical path %s\n", task, crit);
 	sb_printf(f, "  timestamps are per-host monotonic seconds: not comparable across hosts\n\n");
 	unsigned flags = po->ascii ? TEXT_ASCII : 0;

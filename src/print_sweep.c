@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* print_sweep.c: the sweep section of the plain-text report: GenAI-Perf sweeps (per
- * series: stimulus x key metrics, ranking, constraints, knee, sizing fit), NAT sizing
+ * series: stimulus x key metrics, ranking, constraints, knee or why it is not judged, sizing
+ * fit and the confidence of the p95s it fits), NAT sizing
  * (fits and the concurrencies they leave out, GPU estimate recomputed or, without its targets, the file's stored one,
  * per-concurrency table whose rough estimates are likewise recomputed or stored) and
  * Cerebras performance.json; figures by the display rule
@@ -239,6 +240,10 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 		sb_printf(b, "    throughput saturates at %s%s %g (knee)%s%s\n", before ? "or before " : "",
 			  sweep_stim_name(se->stim), s->cfg[se->cfg[se->knee]].stim[se->stim], *unweighed ? "; " : "",
 			  unweighed);
+	} else if (se->knee_open) { /* the headline's "not judged": a knee may hide in a step not compared */
+		char why[256];
+		sweep_knee_unweighed(s, se, se->n, why, sizeof(why));
+		sb_printf(b, "    throughput knee not judged: %s\n", why);
 	}
 	if (se->has_fit) {
 		fit_line(b, "  p95 request latency (s) vs concurrency", &se->fit, se->n);
@@ -246,8 +251,10 @@ static void sweep_series_block(struct sbuf *b, const struct sweep_set *s,
 		for (size_t i = 0; i < se->n; i++) {
 			const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
 			double v;
+			if (!sweep_value(c, SM_LATENCY, SS_P95, &v))
+				continue; /* no p95 (none without a successful request): nothing rests on few */
 			few += sweep_low_confidence(c, SS_P95);
-			unknown += sweep_value(c, SM_LATENCY, SS_P95, &v) && sweep_confidence_unjudged(c, SS_P95);
+			unknown += sweep_confidence_unjudged(c, SS_P95);
 		}
 		if (few)
 			sb_printf(b, "      the p95 rests on fewer than %d requests beyond it at %zu of %zu "

@@ -8,7 +8,8 @@
  * the function's deltas are empty and its change n/a (never slower or faster off a partial
  * or infinite total), named in the view's note and title. A function of one side only has
  * no time added (its other side is missing, not 0). The pair's total task times are n/a
- * likewise, said why (tasks without a duration, task times that overflow). Means are over
+ * likewise, said why (tasks without a duration, Compute events the loader skipped, task
+ * times that overflow). Means are over
  * the tasks with a duration (scaled when the sum overflows: never inf). The tasks of a
  * function are not paired across runs, so the test is Welch's: B's mean minus A's against
  * 3 standard errors, sqrt(var_A/n_A + var_B/n_B) (from deviations scaled by the largest
@@ -214,10 +215,10 @@ static struct cmp_fns *fns_compute(struct compare *c)
 		m->identical &= f->in_a && f->in_b && f->a.ntasks == f->b.ntasks && f->a.n == f->b.n &&
 				f->a.total == f->b.total && f->a.mean == f->b.mean && f->a.se == f->b.se;
 	}
-	/* dasf_summarize: the total task time is NaN with a task without a usable duration or a
-	 * sum that overflows (a side has tasks here) */
-	m->overflow_a = !m->untimed_a && !isfinite(m->sa.total_task_s);
-	m->overflow_b = !m->untimed_b && !isfinite(m->sb.total_task_s);
+	/* dasf_summarize: the total task time is NaN with a task without a usable duration, a
+	 * Compute event skipped or a sum that overflows (a side has tasks here) */
+	m->overflow_a = !m->untimed_a && !m->sa.lost_tasks && !isfinite(m->sa.total_task_s);
+	m->overflow_b = !m->untimed_b && !m->sb.lost_tasks && !isfinite(m->sb.total_task_s);
 	qsort(m->v, m->n, sizeof(*m->v), fn_order);
 	return m;
 }
@@ -372,29 +373,34 @@ static const char *pct_text(double a, double b, char *buf, size_t n)
 }
 
 /* Why the total task times are not compared: "tasks without a duration: 2 of A, 0 of B",
- * "the task times of B overflow", or both ("; " between). */
+ * "Compute events skipped: 1 of A, 0 of B", "the task times of B overflow", or several
+ * ("; " between). */
 static const char *total_na_text(const struct cmp_fns *m, char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (m->untimed_a || m->untimed_b)
 		text_appendf(buf, n, "tasks without a duration: %zu of A, %zu of B", m->untimed_a, m->untimed_b);
+	if (m->sa.lost_tasks || m->sb.lost_tasks)
+		text_appendf(buf, n, "%sCompute events skipped: %zu of A, %zu of B", *buf ? "; " : "", m->sa.lost_tasks,
+			     m->sb.lost_tasks);
 	if (m->overflow_a || m->overflow_b)
 		text_appendf(buf, n, "%sthe task times of %s overflow", *buf ? "; " : "",
 			     m->overflow_a && m->overflow_b ? "A and B" : m->overflow_a ? "A" : "B");
 	return buf;
 }
 
-/* A side's total task time is not known: a task without a duration or a sum that overflows. */
+/* A side's total task time is not known: a task without a duration, a Compute event skipped
+ * or a sum that overflows. */
 static bool totals_na(const struct cmp_fns *m)
 {
-	return m->untimed_a || m->untimed_b || m->overflow_a || m->overflow_b;
+	return m->untimed_a || m->untimed_b || m->sa.lost_tasks || m->sb.lost_tasks || m->overflow_a || m->overflow_b;
 }
 
 /* "; total task time +12.3% in B" when A has some; n/a when a side's total is not known
  * (a sum without a task is no total: never a saving read off the tasks left out), said why. */
 static void total_clause(const struct cmp_fns *m, char *buf, size_t n)
 {
-	char why[128], pct[32];
+	char why[192], pct[32];
 	if (totals_na(m))
 		text_appendf(buf, n, "; total task time n/a (%s)", total_na_text(m, why, sizeof(why)));
 	else if (m->sa.total_task_s > 0)
@@ -499,14 +505,15 @@ int compare_dasf_verdict(struct compare *c, char *buf, size_t n)
 	return rc;
 }
 
-/* "12.5 s over 7 tasks", or "n/a (a dependency cycle)" (dasf.h critical_s NaN, critical_na). */
+/* "12.5 s over 7 tasks", "... (tied)" when other chains are as long (dasf.h critical_tied), or
+ * "n/a (a dependency cycle)" (dasf.h critical_s NaN, critical_na). */
 static void critical_text(const struct dasf_summary *d, char *num, size_t numn, char *buf, size_t n)
 {
 	if (isnan(d->critical_s))
 		snprintf(buf, n, "n/a (%s)", d->critical_na);
 	else
-		snprintf(buf, n, "%s over %zu task%s", units_seconds(d->critical_s, num, numn), d->critical_len,
-			 d->critical_len == 1 ? "" : "s");
+		snprintf(buf, n, "%s over %zu task%s%s", units_seconds(d->critical_s, num, numn), d->critical_len,
+			 d->critical_len == 1 ? "" : "s", d->critical_tied ? " (tied)" : "");
 }
 
 void compare_dasf_summary(struct compare *c, struct summary *s)

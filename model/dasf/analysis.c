@@ -11,8 +11,9 @@
  * a negative or non-finite duration (dasf_dur_usable) is missing wherever time is summed,
  * and so is every sum it is part of (its group's, its worker's shares, the total task
  * time): the sum without it is no total. Shares of sums that overflow are computed from
- * scaled sums. A task without a usable duration, or a key with no Compute event that a
- * task which ran depends on (its event is lost), leaves the critical path unknown. */
+ * scaled sums. A task without a usable duration, a key with no Compute event that a
+ * task which ran depends on (its event is lost), or a Compute event the loader skipped
+ * (db->lost: it also leaves the total task time unknown) leaves the critical path unknown. */
 #include "model/dasf/internal.h"
 
 #include <math.h>
@@ -201,11 +202,56 @@ static void untimed_nodes(const struct dasf_db *db, struct dasf_an *an)
 	}
 }
 
+/* Every key on a chain as long as the longest, which ends at end (dist: the longest chain
+ * ending at each key, best_in: the longest one before it, from task keys only): the task keys
+ * where such a chain ends, then back through every predecessor whose chain is a key's
+ * longest start. Chains tie when their sums are equal as computed; nothing is marked
+ * without a critical path (end DASF_NONE). */
+static void mark_longest(struct dasf_an *an, size_t nnode, uint32_t end, const double *dist, const double *best_in)
+{
+	bool *on = an->on_longest = xcalloc(nnode + 1, sizeof(*on));
+	uint32_t *stack = xmalloc((nnode + 1) * sizeof(*stack));
+	size_t ns = 0;
+	for (size_t v = 0; end != DASF_NONE && v < nnode; v++)
+		if (an->node_task[v] != DASF_NONE && dist[v] == dist[end])
+			on[stack[ns++] = (uint32_t)v] = true;
+	while (ns) {
+		uint32_t v = stack[--ns];
+		for (uint32_t k = an->pred_off[v]; k < an->pred_off[v + 1]; k++) {
+			uint32_t p = an->pred[k];
+			if (p != v && !on[p] && an->node_task[p] != DASF_NONE && dist[p] == best_in[v])
+				on[stack[ns++] = p] = true;
+		}
+	}
+	for (size_t v = 0; v < nnode; v++)
+		an->nlongest += on[v];
+	free(stack);
+}
+
+/* The end of the longest chain, moved on to a task after it whose chain is no shorter (a
+ * task of 0 s, or one its sum absorbs: 1e308 + 2), so the path is never a chain's prefix. */
+static uint32_t extend_end(const struct dasf_an *an, uint32_t end, const double *dist)
+{
+	for (bool moved = end != DASF_NONE; moved;) {
+		moved = false;
+		for (uint32_t k = an->succ_off[end]; k < an->succ_off[end + 1] && !moved; k++) {
+			uint32_t s = an->succ[k];
+			if (s != end && an->node_task[s] != DASF_NONE && dist[s] == dist[end]) {
+				end = s;
+				moved = true;
+			}
+		}
+	}
+	return end;
+}
+
 /* Longest chain of tasks by summed duration (Kahn order). With a dependency cycle there
  * is none: the path is left empty and a node of the cycle named (cycle_node); nor is there
  * one when a task has no usable duration (untimed_node) or its Compute event is lost
  * (eventless_node): any chain through it could be the longest, so its time is never
- * taken as 0. A loose key (no event, at a chain's start or end) is on no chain. */
+ * taken as 0. A loose key (no event, at a chain's start or end) is on no chain. The path is
+ * the first longest chain Kahn's order meets; every key on one as long is marked
+ * (mark_longest), so a tie is never hidden. */
 static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 {
 	size_t nnode = db->keys.n;
@@ -254,8 +300,9 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 		an->cycle_node = find_cycle(an, indeg, v, an->cyclic, &an->cycle_len);
 		end = DASF_NONE;
 	}
-	if (an->untimed_nodes || an->eventless_nodes)
+	if (an->untimed_nodes || an->eventless_nodes || db->lost) /* a lost task may be on any chain */
 		end = DASF_NONE;
+	end = extend_end(an, end, dist);
 	size_t n = 0;
 	for (uint32_t v = end; v != DASF_NONE; v = from[v])
 		n++;
@@ -263,6 +310,7 @@ static void critical_path(const struct dasf_db *db, struct dasf_an *an)
 	an->ncritical = n;
 	for (uint32_t v = end; v != DASF_NONE; v = from[v])
 		an->critical[--n] = v;
+	mark_longest(an, nnode, end, dist, best_in);
 	free(indeg);
 	free(queue);
 	free(from);
@@ -418,7 +466,9 @@ struct res_acc {
 };
 
 /* Match every GPU sample to the first Compute event (database order) running at its
- * time; accumulate per function name. Returns per-name accumulators (strs ids). */
+ * time; accumulate per function name. Returns per-name accumulators (strs ids). A task
+ * without a usable duration (dasf_dur_usable: missing, NaN, negative or infinite alike)
+ * has no known span and holds no sample. */
 static struct res_acc *match_resources(const struct dasf_db *db, struct dasf_an *an)
 {
 	struct res_acc *acc = xcalloc(db->strs.n + 1, sizeof(*acc));
@@ -426,8 +476,9 @@ static struct res_acc *match_resources(const struct dasf_db *db, struct dasf_an 
 	struct by_time *rs = xmalloc((db->nres + 1) * sizeof(*rs));
 	size_t ni = 0, nr = 0;
 	for (size_t i = 0; i < db->ntask; i++)
-		if (isfinite(db->task[i].ts) && !isnan(db->task[i].ts + db->task[i].dur))
+		if (isfinite(db->task[i].ts) && dasf_dur_usable(db->task[i].dur))
 			iv[ni++] = (struct by_time){ db->task[i].ts, (uint32_t)i };
+	an->unspanned = db->ntask - ni;
 	for (size_t i = 0; i < db->nres; i++)
 		if (!isnan(db->res[i].ts))
 			rs[nr++] = (struct by_time){ db->res[i].ts, (uint32_t)i };
@@ -518,7 +569,7 @@ static void function_bottleneck(const struct dasf_db *db, struct dasf_an *an)
 			an->total_dur += db->task[i].dur;
 			nusable++;
 		}
-	if (!db->ntask || nusable < db->ntask) /* none, or a task's time is unknown */
+	if (!db->ntask || nusable < db->ntask || db->lost) /* none, or a task's time is unknown */
 		an->total_dur = NAN;
 	free(ord);
 	free(acc);
@@ -658,6 +709,7 @@ void dasf_an_free(struct dasf_an *an)
 	free(an->throughput);
 	free(an->has_thr);
 	free(an->critical);
+	free(an->on_longest);
 	free(an->bal_sec);
 	free(an->bal_thread);
 	free(an->bal_tasks);

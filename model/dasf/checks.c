@@ -7,7 +7,11 @@
  * every database given (spec formats.md §1.4: no merge, no dedupe), and so do the views
  * for tasks; these warn, naming the files, so that a summed result is never silent. GPU
  * samples and Managed Memory events a later file repeats (a copy) are left out, said: they
- * change no figure of DASF's, only the counts (and so the GPU idle rule's sample count). */
+ * change no figure of DASF's, only the counts (and so the GPU idle rule's sample count).
+ * Every open pays for these, so none runs the analyses (analysis.c, lazy): the cycle check
+ * is Kahn's order over the edges as stored, the analysis run only to name a cycle found;
+ * the copy checks hold 4 bytes a task key, and a hash entry only for what could repeat. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +20,79 @@
 #include "model/text.h"
 #include "model/xalloc.h"
 
+/* Edge e of task t as the task graph has it: dependency e -> t's key (e < ndeps), then
+ * t's key -> dependent e - ndeps. */
+static void task_edge(const struct dasf_db *db, const struct dasf_task *t, size_t e, uint32_t *from, uint32_t *to)
+{
+	uint32_t other = db->edges[t->edge + e];
+	*from = e < t->ndeps ? other : t->key;
+	*to = e < t->ndeps ? t->key : other;
+}
+
+/* Every key's successors, in the returned list at [off[v], off[v + 1]) (off: keys.n + 2
+ * entries, zeroed), and its in-degree (indeg: keys.n entries, zeroed), counted straight
+ * from the stored edges (no sort): an edge named twice is listed and counted twice; a key
+ * depending on itself is left out, as in the analysis. */
+static uint32_t *successors(const struct dasf_db *db, uint32_t *off, uint32_t *indeg)
+{
+	uint32_t from, to;
+	for (size_t i = 0; i < db->ntask; i++)
+		for (size_t e = 0; e < (size_t)db->task[i].ndeps + db->task[i].ndnts; e++) {
+			task_edge(db, &db->task[i], e, &from, &to);
+			if (from != to) {
+				off[from + 2]++;
+				indeg[to]++;
+			}
+		}
+	for (size_t v = 2; v < db->keys.n + 2; v++)
+		off[v] += off[v - 1];
+	uint32_t *succ = xmalloc(((size_t)off[db->keys.n + 1] + 1) * sizeof(*succ));
+	for (size_t i = 0; i < db->ntask; i++)
+		for (size_t e = 0; e < (size_t)db->task[i].ndeps + db->task[i].ndnts; e++) {
+			task_edge(db, &db->task[i], e, &from, &to);
+			if (from != to)
+				succ[off[from + 1]++] = to;
+		}
+	return succ;
+}
+
+/* Whether the task graph has a dependency cycle: Kahn's order leaves a key (the keys the
+ * critical path's order leaves). A key whose in-degree came to 0 needs its count no more:
+ * it holds the next key of the stack of keys to take. */
+static bool has_cycle(const struct dasf_db *db)
+{
+	size_t n = db->keys.n, taken = 0;
+	uint32_t *off = xcalloc_written(n + 2, sizeof(*off)), *indeg = xcalloc_written(n + 1, sizeof(*indeg));
+	uint32_t *succ = successors(db, off, indeg);
+	uint32_t top = DASF_NONE;
+	for (size_t v = 0; v < n; v++)
+		if (!indeg[v]) {
+			indeg[v] = top;
+			top = (uint32_t)v;
+		}
+	while (top != DASF_NONE) {
+		uint32_t v = top;
+		top = indeg[v];
+		taken++;
+		for (uint32_t k = off[v]; k < off[v + 1]; k++)
+			if (--indeg[succ[k]] == 0) {
+				indeg[succ[k]] = top;
+				top = succ[k];
+			}
+	}
+	free(off);
+	free(indeg);
+	free(succ);
+	return taken < n;
+}
+
+/* A dependency cycle: warned of, naming a key on it as the views do (the analysis, run
+ * only when there is one). */
 static void check_cycle(struct run *run)
 {
 	struct dasf_db *db = run->dasf;
+	if (!has_cycle(db))
+		return;
 	const struct dasf_an *an = dasf_analyse(db);
 	if (an->cycle_node == DASF_NONE)
 		return;
@@ -144,14 +218,36 @@ struct repeats {
 	uint32_t *copy_of, *copy_key, *self_key;
 };
 
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+/* The first task with task i's key and timestamp (the same bits; i when none came before):
+ * its key's first task (first_of_key, DASF_NONE: none yet), else the first of its key and
+ * timestamp hash in `later`, which holds only the tasks of a key run again at another
+ * timestamp (most keys run once: 4 bytes a key, not a hash entry a task). */
+static uint32_t first_same(const struct dasf_db *db, uint32_t *first_of_key, struct dasf_map *later, uint32_t i)
+{
+	const struct dasf_task *t = &db->task[i];
+	uint32_t *first = &first_of_key[t->key];
+	if (*first == DASF_NONE)
+		*first = i;
+	if (same_bits(db->task[*first].ts, t->ts))
+		return *first;
+	return dasf_map_get_or_add(later, (uint64_t)t->key << 32 | ts_hash(t->ts), i);
+}
+
 static void find_repeats(const struct dasf_db *db, struct repeats *rp)
 {
-	struct dasf_map seen = { 0 };
+	uint32_t *first_of_key = xmalloc((db->keys.n + 1) * sizeof(*first_of_key));
+	memset(first_of_key, 0xff, (db->keys.n + 1) * sizeof(*first_of_key)); /* DASF_NONE */
+	struct dasf_map later = { 0 };
 	for (size_t i = 0; i < db->ntask; i++) {
 		const struct dasf_task *t = &db->task[i];
-		uint32_t first = dasf_map_get_or_add(&seen, (uint64_t)t->key << 32 | ts_hash(t->ts), (uint32_t)i);
+		uint32_t first = first_same(db, first_of_key, &later, (uint32_t)i);
 		const struct dasf_task *f = &db->task[first];
-		if (first == i || f->key != t->key || !(f->ts == t->ts))
+		if (first == i || !(f->ts == t->ts)) /* NaN, or a hash shared by another timestamp */
 			continue;
 		if (f->file != t->file && !rp->ncopy[t->file]++) {
 			rp->copy_of[t->file] = f->file;
@@ -160,7 +256,8 @@ static void find_repeats(const struct dasf_db *db, struct repeats *rp)
 		if (f->file == t->file && f->host == t->host && f->thread == t->thread && !rp->nself[t->file]++)
 			rp->self_key[t->file] = t->key;
 	}
-	dasf_map_free(&seen);
+	free(first_of_key);
+	dasf_map_free(&later);
 }
 
 /* Warns on file j that n of its tasks repeat tasks of file i (j itself: earlier records). */
@@ -219,6 +316,7 @@ struct event_kind {
 	const char *what, *same;      /* "GPU sample", "the same host, timestamp and values" */
 	char *v;                      /* db->res or db->mem */
 	size_t *n, size;              /* their count; the size of one */
+	size_t host_at;               /* offsetof the host (strs id) in one */
 	size_t *(*end)(struct dasf_file *f);          /* the file's end in v */
 	uint64_t (*key)(const void *e);               /* equal for repeats */
 	bool (*equal)(const void *a, const void *b);  /* a repeat */
@@ -293,11 +391,34 @@ static void drop_repeats(struct dasf_db *db, const struct event_kind *k, size_t 
 	dasf_map_free(&seen);
 }
 
+/* Whether a host has events of kind k in two files: else none repeats another (a repeat
+ * is of the same host, in an earlier file), and no event needs a hash entry. */
+static bool host_in_two_files(struct dasf_db *db, const struct event_kind *k)
+{
+	struct dasf_map file_of_host = { 0 };
+	uint32_t host, last = DASF_NONE;
+	size_t f = 0, last_f = 0;
+	bool two = false;
+	for (size_t i = 0; i < *k->n && !two; i++) {
+		while (f < db->nfiles && i >= *k->end(&db->files[f]))
+			f++;
+		memcpy(&host, k->v + i * k->size + k->host_at, sizeof(host));
+		if (host != last || f != last_f)
+			two = dasf_map_get_or_add(&file_of_host, host, (uint32_t)f) != f;
+		last = host;
+		last_f = f;
+	}
+	dasf_map_free(&file_of_host);
+	return two;
+}
+
 /* Events of kind k repeated in a later file (a copy): left out, one warning per file naming
  * the earlier one. */
 static void check_event_copies(struct run *run, const struct event_kind *k, bool *warned)
 {
 	struct dasf_db *db = run->dasf;
+	if (!host_in_two_files(db, k))
+		return;
 	size_t *ncopy = xcalloc(db->nfiles + 1, sizeof(*ncopy));
 	uint32_t *copy_of = xmalloc((db->nfiles + 1) * sizeof(*copy_of));
 	drop_repeats(db, k, ncopy, copy_of);
@@ -366,9 +487,11 @@ void dasf_finalize(struct run *run)
 	check_copies(run, warned);
 	struct dasf_db *db = run->dasf;
 	const struct event_kind res = { "GPU sample", "the same host, timestamp and values", (char *)db->res, &db->nres,
-					sizeof(*db->res), res_end, res_key, res_equal };
+					sizeof(*db->res), offsetof(struct dasf_res, host),
+					res_end, res_key, res_equal };
 	const struct event_kind mem = { "Managed Memory event", "the same worker, timestamp and counts",
-					(char *)db->mem, &db->nmem, sizeof(*db->mem), mem_end, mem_key, mem_equal };
+					(char *)db->mem, &db->nmem, sizeof(*db->mem), offsetof(struct dasf_mem, host),
+					mem_end, mem_key, mem_equal };
 	check_event_copies(run, &res, warned);
 	check_event_copies(run, &mem, warned);
 	check_shared_workers(run, warned);

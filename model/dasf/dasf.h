@@ -54,12 +54,18 @@ struct dasf_summary {
 	size_t function_groups;        /* functions as dasf_function_groups() groups them */
 	size_t mem_events, gpu_samples, cpu_only_samples, other_events;
 	double total_task_s;           /* sum of the Compute durations (>= 0, finite), NaN when a
-	                                * task has no usable one, there is none or the sum overflows */
+	                                * task has no usable one, a Compute event was skipped, there
+	                                * is none or the sum overflows */
 	double critical_s;             /* duration along the critical path, NaN when there is none
 	                                * (a dependency cycle, a task without a usable duration, a
-	                                * key with no Compute event a task depends on) or it overflows */
+	                                * key with no Compute event a task depends on, a Compute event
+	                                * skipped) or it overflows */
 	const char *critical_na;       /* then why, briefly ("a dependency cycle"; static), else NULL */
 	size_t critical_len;           /* tasks on the critical path */
+	size_t critical_tied;          /* tasks on chains exactly as long when such a chain is not the
+	                                * critical path (a tie: it is one of them), else 0 */
+	size_t lost_tasks;             /* Compute events the loader skipped: tasks whose time is unknown
+	                                * (then the task time and the critical path are NaN) */
 	double span_s;                 /* the longest host's span, first task start to last task
 	                                * end on that host's clock (DASF's [ts, ts+dur]); 0
 	                                * when no task has a finite time */

@@ -17,7 +17,9 @@
 #ifndef MODEL_DASF_DB_H
 #define MODEL_DASF_DB_H
 
+#include <stdatomic.h>
 #include "model/base.h"
+#include "model/byteplan.h"
 #include "model/registry.h"
 
 #define DASF_NONE UINT32_MAX
@@ -184,6 +186,9 @@ struct dasf_an {
 	bool *has_thr;
 	uint32_t *critical;         /* longest chain by duration, first to last (empty without one) */
 	size_t ncritical;
+	bool *on_longest;           /* per key: on a chain exactly as long as the critical path (its
+	                             * own keys among them; all false without one) */
+	size_t nlongest;            /* such keys: more than ncritical when chains tie for the longest */
 	uint32_t untimed_node;      /* a key whose task has no usable duration (DASF_NONE: none): then
 	                             * no critical path, as any chain through it could be the longest */
 	size_t untimed_nodes;       /* keys whose task has no usable duration */
@@ -209,6 +214,7 @@ struct dasf_an {
 	bool bal_too_big;           /* more cells than DASF_BALANCE_MAX_CELLS: no table */
 	/* GPU idle: matched samples (a task was running) and how many had 0% utilisation */
 	size_t res_matched, res_idle;
+	size_t unspanned;           /* tasks no sample can match: no usable duration or timestamp */
 	size_t *idle_by_name;       /* per function name (strs id): its idle samples */
 	double total_dur;           /* sum of the Compute durations, NaN when a task has no usable
 	                             * one (or there is none), +inf when the sum overflows */
@@ -234,28 +240,49 @@ struct dasf_db {
 	struct dasf_res *res;
 	size_t nres, rescap;
 	size_t res_no_gpu;          /* Resource Usage samples without gpu_utilization */
+	size_t lost;                /* Compute events the loader skipped (no args map, string key or
+	                             * name, numeric timestamp): tasks that ran, their time unknown */
+	const char *lost_lacks;     /* what the first one lacks ("without string args 'name'"; static) */
 	size_t other_events;        /* events of other (user-defined) names */
 	struct dasf_file *files;
 	size_t nfiles, filecap;
 	struct dasf_an *an;         /* NULL until dasf_analyse() */
+	struct byteplan plan;       /* the loader's bytes over the run's PATHs (load.c), released
+	                             * at finalize */
+	const atomic_bool *cancel;  /* the load's cancel flag (load_ctx.cancel) until finalize
+	                             * ends, else NULL (dasf_cancelled) */
 };
+
+/* The load was cancelled (q on the loading screen, load_ctx.cancel): its run is
+ * discarded, so the loader opens no further file and the load-time checks
+ * (dasf_finalize) are not run. False once finalize ended. */
+bool dasf_cancelled(const struct dasf_db *db);
 
 /* A Compute duration the analyses count: finite and >= 0. Any other (negative, NaN,
  * inf: the loader warns of each) is missing wherever task time is summed. */
 bool dasf_dur_usable(double d);
 
+/* Why task times are incomplete when the loader skipped Compute events (db->lost): "1
+ * Compute event without string args 'name' was skipped", "3 Compute events were skipped,
+ * the first without ..."; false without. The total task time, the function and worker rules
+ * and the critical path are then unknown. */
+bool dasf_lost_text(const struct dasf_db *db, char *buf, size_t n);
+
 /* Load-time checks over the whole run, after every file was read (the subsystem's
  * finalize, checks.c): warnings for a dependency cycle (no critical path), databases
  * of two runs (one host's files with different <name>-<unixtime> parts, or one worker's
  * tasks in two files), copies (the same task key at the same timestamp in two files) and
- * records written twice (the same in one file and worker). */
+ * records written twice (the same in one file and worker). Every open pays for them: they
+ * leave db->an NULL (the analyses stay lazy) unless the task graph has a cycle, which
+ * dasf_analyse() then names. */
 void dasf_finalize(struct run *run);
 
 /* Why there is no critical path when db->an->cycle_node is set: "the task graph has a
  * dependency cycle through task 'k' (...)", the key sanitized. */
 void dasf_cycle_text(const struct dasf_db *db, char *buf, size_t n);
-/* Why there is no critical path (a dependency cycle, dasf_cycle_text, or a task without a
- * usable duration, named, sanitized) in buf; false when there is one. */
+/* Why there is no critical path (a dependency cycle, dasf_cycle_text, a task without a
+ * usable duration or a lost event, named, sanitized, or Compute events the loader skipped,
+ * dasf_lost_text) in buf; false when there is one. */
 bool dasf_no_critical_text(const struct dasf_db *db, char *buf, size_t n);
 
 /* Run every analysis once; the results stay in db->an. */

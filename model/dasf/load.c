@@ -11,9 +11,13 @@
  * cannot use (a gpu_utilization that is not a number from 0 to 100, a negative size) are
  * left out and counted in one diagnostic a file; a Compute event whose duration is no
  * usable number (absent, nil, NaN, negative, infinite) keeps its task, its time missing,
- * with a diagnostic at its offset. Files are read with pread through a sliding window
- * (never mmap: a database that shrinks while it loads, being rotated or rewritten, must
- * end the file early, not raise SIGBUS). Nothing here prints or exits: problems become
+ * with a diagnostic at its offset; one skipped (no args map, string key or name, numeric
+ * timestamp) is counted as a task whose time is unknown (db->lost). Files are read with
+ * pread through a sliding window (never mmap: a database that shrinks while it loads,
+ * being rotated or rewritten, must end the file early, not raise SIGBUS). The bytes of
+ * every database of the run's PATHs are in the load's total before the first is read
+ * (model/byteplan.h), each file's corrected at its open and its end when its size changed;
+ * a cancelled load opens no further file. Nothing here prints or exits: problems become
  * diagnostics. */
 #include "model/dasf/dasf.h"
 
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/byteplan.h"
 #include "model/dasf/internal.h"
 #include "model/dirlist.h"
 #include "model/json.h"
@@ -235,6 +240,13 @@ static int skip_record(struct dasf_file_ctx *fc, long long off, const char *why,
 	return -1;
 }
 
+/* A Compute event skipped (`lacks`: why): a task that ran, its time unknown (db->lost). */
+static void lose_compute(struct dasf_file_ctx *fc, const char *lacks)
+{
+	if (!fc->db->lost++)
+		fc->db->lost_lacks = lacks;
+}
+
 /* Count value v (at the record at off) in t, keeping the first one's offset and text. */
 static void tally_add(struct tally *t, long long off, const unsigned char *v)
 {
@@ -328,8 +340,8 @@ static int ingest_compute(struct dasf_file_ctx *fc, const struct dasf_rec *r, do
 	size_t klen, nlen;
 	bool has_key = dasf_mp_str(r, r->key, &key, &klen), has_name = dasf_mp_str(r, r->fn, &name, &nlen);
 	if (!has_key || !has_name) {
-		skip_record(fc, off, "Compute event without string args", !has_key ? "key" : "name");
-		return -1;
+		lose_compute(fc, !has_key ? "without string args 'key'" : "without string args 'name'");
+		return skip_record(fc, off, "Compute event without string args", !has_key ? "key" : "name");
 	}
 	double dur = compute_duration(fc, r, off);
 	uint32_t hdep[EDGE_AHEAD], hdnt[EDGE_AHEAD];
@@ -423,24 +435,24 @@ static int ingest(struct dasf_file_ctx *fc, const struct dasf_rec *r, long long 
 	const char *n;
 	size_t nlen;
 	double ts;
-	if (!dasf_mp_str(r, r->name, &n, &nlen)) {
-		skip_record(fc, off, "record without a string", "name");
-		return -1;
-	}
-	if (!dasf_mp_number(r->timestamp, &ts)) {
-		skip_record(fc, off, "record without a numeric", "timestamp");
-		return -1;
-	}
-	if (fc->legacy)
-		ts /= 1000.0;
+	if (!dasf_mp_str(r, r->name, &n, &nlen))
+		return skip_record(fc, off, "record without a string", "name");
 	bool compute = nlen == 7 && memcmp(n, "Compute", 7) == 0;
 	bool memory = nlen == 14 && memcmp(n, "Managed Memory", 14) == 0;
 	bool resource = nlen == 14 && memcmp(n, "Resource Usage", 14) == 0;
+	if (!dasf_mp_number(r->timestamp, &ts)) {
+		if (compute)
+			lose_compute(fc, "without a numeric timestamp");
+		return skip_record(fc, off, "record without a numeric", "timestamp");
+	}
+	if (fc->legacy)
+		ts /= 1000.0;
 	bool args_map = r->args && ((r->args[0] >= 0x80 && r->args[0] <= 0x8f) || r->args[0] == 0xde || r->args[0] == 0xdf);
 	if ((compute || memory || resource) && !args_map) {
-		skip_record(fc, off, "event without an args map: name",
-			    compute ? "Compute" : memory ? "Managed Memory" : "Resource Usage");
-		return -1;
+		if (compute)
+			lose_compute(fc, "without an args map");
+		return skip_record(fc, off, "event without an args map: name",
+				   compute ? "Compute" : memory ? "Managed Memory" : "Resource Usage");
 	}
 	if ((compute || memory || resource) && !isfinite(ts))
 		diag_add(&fc->ctx->run->diags, DIAG_WARN, fc->path, -1, off, -1,
@@ -592,7 +604,7 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 	json_doc_init(&doc);
 	struct dasf_packer pk = { 0 };
 	long lineno = 0;
-	size_t off = 0;
+	size_t off = 0, reported = 0;
 	bool partial = false;
 	while (off < size && !load_cancelled(fc->ctx)) {
 		const char *line = base + off;
@@ -617,7 +629,12 @@ static bool read_legacy(struct dasf_file_ctx *fc, const char *base, size_t size)
 				 "not a `trace: {json}` line");
 		}
 		off += n;
+		if (off - reported >= ((size_t)1 << 20)) {
+			load_progress(fc->ctx, (long long)(off - reported), 0);
+			reported = off;
+		}
 	}
+	load_progress(fc->ctx, (long long)(size - reported), 0);
 	free(pk.b);
 	json_doc_free(&doc);
 	return partial;
@@ -673,7 +690,6 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 {
 	struct run *run = ctx->run;
 	size_t size = im->size, plen = strlen(LEGACY_PREFIX);
-	load_progress(ctx, 0, (long long)size);
 	const unsigned char *head = size ? img_at(im, 0, size < plen ? size : plen) : NULL;
 	if (!head) {
 		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "empty file: no DASF records");
@@ -714,13 +730,17 @@ static int load_image(struct load_ctx *ctx, size_t idx, const char *path, struct
 	return fc.records ? 0 : -1;
 }
 
-static int load_file(struct load_ctx *ctx, const char *path)
+/* The database at path, planned bytes of it in the load's total: corrected to its size
+ * at the open (nothing of a file that cannot be read), and at its end when it shrank. */
+static int load_file(struct load_ctx *ctx, const char *path, long long planned)
 {
 	struct run *run = ctx->run;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
 	struct stat st;
 	int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : 0;
-	if (e || !S_ISREG(st.st_mode)) {
+	bool regular = !e && S_ISREG(st.st_mode);
+	load_progress(ctx, 0, (regular ? (long long)st.st_size : 0) - planned);
+	if (!regular) {
 		size_t idx = run_add_source(run, path, "dasf", -1, -1);
 		diag_add(&run->diags, DIAG_ERROR, path, -1, -1, -1, "cannot read: %s",
 			 e ? strerror(e) : "not a regular file");
@@ -734,6 +754,8 @@ static int load_file(struct load_ctx *ctx, const char *path)
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	struct image im = { .fd = fd, .size = size };
 	int rc = load_image(ctx, idx, path, &im);
+	if (im.size < size) /* it shrank, or a read failed: bytes not to read */
+		load_progress(ctx, 0, -(long long)(size - im.size));
 	free(im.win);
 	close(fd);
 	return rc;
@@ -743,6 +765,7 @@ int dasf_load_mem(struct load_ctx *ctx, const char *name, const void *buf, size_
 {
 	size_t idx = run_add_source(ctx->run, name, "dasf", -1, (long long)n);
 	struct image im = { .mem = buf, .fd = -1, .size = n };
+	load_progress(ctx, 0, (long long)n);
 	return load_image(ctx, idx, name, &im);
 }
 
@@ -820,19 +843,57 @@ int dasf_probe(const char *path, const struct opts *opts)
 	return best >= 90 ? 60 : best;
 }
 
-int dasf_load(struct load_ctx *ctx, const char *path)
+/* The bytes of the regular file path now, 0 when it is none or cannot be stat'd. */
+static long long file_bytes(const char *path)
 {
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return load_file(ctx, path);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
+/* The files dasf_load() reads at path (the *.msgpack files in a directory, else path). */
+static char **path_files(const char *path, size_t *n)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return list_dir(path, n);
+	char **v = xmalloc(sizeof(*v));
+	v[0] = xstrdup(path);
+	*n = 1;
+	return v;
+}
+
+/* What dasf_load() reads at path, in bytes, as it is now (byteplan's sizer). */
+static long long path_bytes(const char *path, const struct opts *opts)
+{
+	(void)opts;
 	size_t n;
-	char **files = list_dir(path, &n);
+	char **files = path_files(path, &n);
+	long long bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		bytes += file_bytes(files[i]);
+		free(files[i]);
+	}
+	free(files);
+	return bytes;
+}
+
+int dasf_load(struct load_ctx *ctx, const char *path)
+{
+	struct dasf_db *db = db_of(ctx->run);
+	db->cancel = ctx->cancel;
+	size_t n;
+	char **files = path_files(path, &n);
+	long long *size = xmalloc(n * sizeof(*size)), bytes = 0;
+	for (size_t i = 0; i < n; i++)
+		bytes += size[i] = file_bytes(files[i]);
+	byteplan_path(&db->plan, ctx, "dasf", path, bytes, path_bytes);
 	int rc = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (load_file(ctx, files[i]) == 0)
+		if (!dasf_cancelled(db) && load_file(ctx, files[i], size[i]) == 0)
 			rc = 0;
 		free(files[i]);
 	}
 	free(files);
+	free(size);
 	return rc;
 }

@@ -7,9 +7,14 @@
  * name the sanitizer rewrites). A task without
  * a usable duration could change any share of task time, so the function and worker rules
  * are not judged while one exists (the not-judged item names the function or worker with
- * most of them), nor while the summed task times overflow (named likewise). No one
- * function has most idle GPU samples when several tie for it: GPU idleness names them all
- * and opens every function's row. */
+ * most of them), nor while the summed task times overflow (named likewise), nor while the
+ * loader skipped a Compute event (a task whose function, worker and time are unknown). No
+ * one function has most idle GPU samples when several tie for it: GPU idleness names them
+ * all and opens every function's row; likewise workers tied for busiest (or least busy) are
+ * all named and the finding opens every function_bottleneck row. A worker is named by its
+ * thread id, with its host when that id is another host's too ("worker-0 on hA"), and such
+ * a worker's evidence is its tasks, never the task balance row its hosts share. A task with
+ * no span (no usable duration or timestamp) holds no GPU sample, said in the detail. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +33,7 @@
 #define IMBALANCE_RATIO 1.5  /* busiest worker / mean worker busy time */
 #define IDLE_SHARE 0.5       /* share of in-task GPU samples below DASF_IDLE_UTIL */
 #define IDLE_MIN_SAMPLES 5
-#define IDLE_TIED_NAMED 4    /* functions tied for most idle samples named, the rest counted */
+#define TIED_NAMED 4         /* tied functions (most idle samples) or workers named, the rest counted */
 
 /* A function group's rows (dasf.h dasf_function_groups), its name sanitized as the tables
  * hold it (a name the sanitizer rewrites would match no row otherwise): its
@@ -46,13 +51,15 @@ static struct evidence task_evidence(const char *group, bool stripped)
 }
 
 /* A worker (host, thread): its row in the "tasks" grid (task balance heatmap) when it has
- * one (the row in item: a DASF run has no ranks, rank stays -1), else its tasks (Worker and
- * Host exactly); names sanitized as task_evidence's. */
-static struct evidence worker_evidence(struct run *run, const char *host, const char *thread)
+ * one (the row in item: a DASF run has no ranks, rank stays -1) that is its own (the grid
+ * keys rows by thread id, as DASF's task_balance: a thread id of several hosts, `shared`,
+ * has one row for all), else its tasks (Worker and Host exactly); names sanitized as
+ * task_evidence's. */
+static struct evidence worker_evidence(struct run *run, const char *host, const char *thread, bool shared)
 {
 	struct evidence ev = evidence_none();
 	ev.name = text_sanitize_dup(thread, 0);
-	long row = dasf_balance_row(run, thread);
+	long row = shared ? -1 : dasf_balance_row(run, thread);
 	if (row >= 0) {
 		ev.kind = EV_RANK;
 		ev.grid = "tasks";
@@ -65,6 +72,14 @@ static struct evidence worker_evidence(struct run *run, const char *host, const 
 	ev.also_col[0] = "Host";
 	ev.also[0] = text_sanitize_dup(host, 0);
 	return ev;
+}
+
+/* name and its mark appended to the malloc'd *text (NULL: empty), after sep unless first. */
+static void names_append(char **text, const char *sep, const char *name, const char *mark)
+{
+	char *t = xasprintf("%s%s%s%s", *text ? *text : "", *text ? sep : "", name, mark);
+	free(*text);
+	*text = t;
 }
 
 /* Tasks without a usable duration over the groups of a rule (functions or workers): how
@@ -137,7 +152,8 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 	struct fn_times t;
 	function_times(run, &t);
 	double share = t.total_s > 0 ? t.top_s / t.total_s : 0;
-	if (t.n >= 2 && !t.untimed.n && t.total_s > 0 && isfinite(t.total_s) && !t.tie && share >= DOMINANT_SHARE) {
+	if (t.n >= 2 && !t.untimed.n && !run->dasf->lost && t.total_s > 0 && isfinite(t.total_s) && !t.tie &&
+	    share >= DOMINANT_SHARE) {
 		const struct dasf_fn_group *g = &t.g[t.top];
 		char *name = xasprintf("%s%s", g->name, dasf_group_mark(g->stripped));
 		char *names = g->nnames > 1 ? xasprintf(" (%zu names that differ by a per-call token)", g->nnames)
@@ -170,21 +186,35 @@ static void rule_dominant_function(struct run *run, struct finding_list *out)
 
 /* The workers as the headline counts them (dasf_summarize): every (host, thread) with a task
  * or a Managed Memory event, those with a task first; their busy seconds (the usable
- * durations: 0 for the last `idle` ones, which ran no task); the tasks without a usable
- * duration in untimed. The arrays are xmalloc'd (workers_free). */
+ * durations: 0 for the last `idle` ones, which ran no task); whether a worker's thread id is
+ * another host's worker's too (shared: then its name needs the host); the tasks without a
+ * usable duration in untimed. The arrays are xmalloc'd (workers_free). */
 struct workers {
 	size_t n, idle;
 	double *busy;
 	uint32_t *host, *thread;  /* strs ids */
+	bool *shared;
 	struct untimed untimed;
 };
+
+/* Mark the workers whose thread id another worker (so another host) has too. */
+static void workers_shared(struct workers *ws)
+{
+	struct dasf_map first = { 0 };
+	for (size_t w = 0; w < ws->n; w++) {
+		uint32_t f = dasf_map_get_or_add(&first, ws->thread[w], (uint32_t)w);
+		if (f != w)
+			ws->shared[f] = ws->shared[w] = true;
+	}
+	dasf_map_free(&first);
+}
 
 static void workers_read(const struct dasf_db *db, struct workers *ws)
 {
 	struct dasf_map m = { 0 };
 	size_t nev = db->ntask + db->nmem;
 	*ws = (struct workers){ .busy = xcalloc(nev + 1, sizeof(double)), .host = xmalloc((nev + 1) * sizeof(uint32_t)),
-				.thread = xmalloc((nev + 1) * sizeof(uint32_t)) };
+				.thread = xmalloc((nev + 1) * sizeof(uint32_t)), .shared = xcalloc(nev + 1, sizeof(bool)) };
 	size_t *ntasks = xcalloc(nev + 1, sizeof(*ntasks)), *nmissing = xcalloc(nev + 1, sizeof(*nmissing));
 	for (size_t i = 0; i < nev; i++) {
 		bool task = i < db->ntask;
@@ -203,6 +233,7 @@ static void workers_read(const struct dasf_db *db, struct workers *ws)
 	}
 	for (size_t w = 0; w < ws->n; w++)
 		untimed_add(&ws->untimed, w, nmissing[w], ntasks[w]);
+	workers_shared(ws);
 	dasf_map_free(&m);
 	free(ntasks);
 	free(nmissing);
@@ -213,20 +244,91 @@ static void workers_free(struct workers *ws)
 	free(ws->busy);
 	free(ws->host);
 	free(ws->thread);
+	free(ws->shared);
 }
 
-/* Busy seconds per worker (workers_read) in busy[] and thread names (strs ids) in thread[]
- * (xmalloc'd); returns the number of workers; the tasks without a usable duration in
- * *untimed. */
-static size_t worker_busy(const struct dasf_db *db, double **busy, uint32_t **thread, struct untimed *untimed)
+/* Worker w's name (malloc'd): its thread id, with its host when the id is another host's
+ * too ("worker-0 on hA"). */
+static char *worker_name(const struct dasf_db *db, const struct workers *ws, size_t w)
 {
-	struct workers ws;
-	workers_read(db, &ws);
-	*busy = ws.busy;
-	*thread = ws.thread;
-	*untimed = ws.untimed;
-	free(ws.host);
-	return ws.n;
+	if (ws->shared[w])
+		return xasprintf("%s on %s", db->strs.str[ws->thread[w]], db->strs.str[ws->host[w]]);
+	return xstrdup(db->strs.str[ws->thread[w]]);
+}
+
+/* The names of the workers busy exactly `busy` s (ntied of them), in the headline's order:
+ * the first TIED_NAMED named, the rest counted ("a, b, c, d and 2 more"). */
+static char *workers_at(const struct dasf_db *db, const struct workers *ws, double busy, size_t ntied)
+{
+	char *text = NULL;
+	size_t named = 0, shown = ntied > TIED_NAMED ? TIED_NAMED : ntied;
+	for (size_t w = 0; w < ws->n && named < shown; w++) {
+		if (ws->busy[w] != busy)
+			continue;
+		char *name = worker_name(db, ws, w);
+		names_append(&text, ++named == ntied ? " and " : ", ", name, "");
+		free(name);
+	}
+	if (ntied > shown) {
+		char *t = xasprintf("%s and %zu more", text, ntied - shown);
+		free(text);
+		text = t;
+	}
+	return text;
+}
+
+/* WORKER_IMBALANCE's evidence and fix: the busiest worker's row (worker_evidence), or with a
+ * tie every function_bottleneck row (each worker's functions: the tied ones among them). */
+static struct evidence imbalance_evidence(struct run *run, const struct workers *ws, size_t hi, size_t nhi,
+					  const char **fix)
+{
+	const struct dasf_db *db = run->dasf;
+	if (nhi > 1) {
+		struct evidence ev = evidence_none();
+		ev.kind = EV_TASK;
+		ev.view = "function_bottleneck";
+		*fix = "Spread the work: rechunk into more, even chunks, and check that data is not pinned to these "
+		       "workers (scatter/persist placement). Enter lists every worker's functions (the tied ones "
+		       "among them).";
+		return ev;
+	}
+	struct evidence ev = worker_evidence(run, db->strs.str[ws->host[hi]], db->strs.str[ws->thread[hi]],
+					     ws->shared[hi]);
+	*fix = ev.kind == EV_RANK ? "Spread the work: rechunk into more, even chunks, check that data is not pinned "
+				    "to one worker (scatter/persist placement), and see its task balance row for "
+				    "when the imbalance starts."
+				  : "Spread the work: rechunk into more, even chunks, and check that data is not "
+				    "pinned to one worker (scatter/persist placement).";
+	return ev;
+}
+
+/* The finding: workers busiest at busy[hi] (nhi of them) and least busy at busy[lo] (nlo),
+ * every tied one named ("a and b tie at 4.000 s of tasks each"). */
+static void add_imbalance(struct run *run, const struct workers *ws, size_t hi, size_t nhi, size_t lo, size_t nlo,
+			  double mean, struct finding_list *out)
+{
+	const struct dasf_db *db = run->dasf;
+	const double *busy = ws->busy;
+	char *top = workers_at(db, ws, busy[hi], nhi), *low = workers_at(db, ws, busy[lo], nlo);
+	char *title = xasprintf("Worker imbalance: %s %s busy %.1fx the mean worker", top, nhi > 1 ? "are" : "is",
+				busy[hi] / mean);
+	char b_hi[40], b_lo[40], b_mean[40], idle[128] = "";
+	if (ws->idle)
+		snprintf(idle, sizeof(idle), " (%zu of them ran no task: Managed Memory events only, 0 s busy%s)",
+			 ws->idle, ws->idle == 1 ? "" : " each");
+	char *detail = xasprintf("%zu workers%s; busiest %s%s%s s of tasks%s, least busy %s%s%s s%s, mean %s s. "
+				 "The run lasts as long as its busiest worker.", ws->n, idle, top,
+				 nhi > 1 ? " tie at " : " ", units_fixed(busy[hi], 3, b_hi, sizeof(b_hi)),
+				 nhi > 1 ? " each" : "", low, nlo > 1 ? " tie at " : " ",
+				 units_fixed(busy[lo], 3, b_lo, sizeof(b_lo)), nlo > 1 ? " each" : "",
+				 units_fixed(mean, 3, b_mean, sizeof(b_mean)));
+	const char *fix;
+	struct evidence ev = imbalance_evidence(run, ws, hi, nhi, &fix);
+	findings_add(out, "DASF.WORKER_IMBALANCE", SEV_MED, title, detail, fix, ev);
+	free(top);
+	free(low);
+	free(title);
+	free(detail);
 }
 
 static void rule_worker_imbalance(struct run *run, struct finding_list *out)
@@ -238,38 +340,19 @@ static void rule_worker_imbalance(struct run *run, struct finding_list *out)
 	workers_read(db, &ws);
 	const double *busy = ws.busy;
 	double sum = 0;
-	size_t hi = 0, lo = 0;
+	size_t hi = 0, lo = 0, nhi = 0, nlo = 0;
 	for (size_t w = 0; w < ws.n; w++) {
 		sum += busy[w];
 		hi = busy[w] > busy[hi] ? w : hi;
 		lo = busy[w] < busy[lo] ? w : lo;
 	}
-	double mean = ws.n ? sum / (double)ws.n : 0;
-	if (ws.n >= 2 && !ws.untimed.n && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO) {
-		const char *name = db->strs.str[ws.thread[hi]];
-		char *title = xasprintf("Worker imbalance: %s is busy %.1fx the mean worker", name,
-					busy[hi] / mean);
-		char b_hi[40], b_lo[40], b_mean[40], idle[128] = "";
-		if (ws.idle)
-			snprintf(idle, sizeof(idle), " (%zu of them ran no task: Managed Memory events only, "
-				 "0 s busy%s)", ws.idle, ws.idle == 1 ? "" : " each");
-		char *detail = xasprintf("%zu workers%s; busiest %s %s s of tasks, least busy %s %s s, "
-					 "mean %s s. The run lasts as long as its busiest worker.",
-					 ws.n, idle, name, units_fixed(busy[hi], 3, b_hi, sizeof(b_hi)),
-					 db->strs.str[ws.thread[lo]], units_fixed(busy[lo], 3, b_lo, sizeof(b_lo)),
-					 units_fixed(mean, 3, b_mean, sizeof(b_mean)));
-		struct evidence ev = worker_evidence(run, db->strs.str[ws.host[hi]], name);
-		findings_add(out, "DASF.WORKER_IMBALANCE", SEV_MED, title, detail,
-			     ev.kind == EV_RANK ? "Spread the work: rechunk into more, even chunks, check that "
-						  "data is not pinned to one worker (scatter/persist placement), and "
-						  "see its task balance row for when the imbalance starts."
-						: "Spread the work: rechunk into more, even chunks, and check "
-						  "that data is not pinned to one worker (scatter/persist "
-						  "placement).",
-			     ev);
-		free(title);
-		free(detail);
+	for (size_t w = 0; w < ws.n; w++) {
+		nhi += busy[w] == busy[hi];
+		nlo += busy[w] == busy[lo];
 	}
+	double mean = ws.n ? sum / (double)ws.n : 0;
+	if (ws.n >= 2 && !ws.untimed.n && !db->lost && mean > 0 && busy[hi] / mean >= IMBALANCE_RATIO)
+		add_imbalance(run, &ws, hi, nhi, lo, nlo, mean, out);
 	workers_free(&ws);
 }
 
@@ -283,20 +366,12 @@ struct idle_top {
 	char *tied;               /* with a tie, their names, marked, malloc'd: "p and q", "a, b, c, d and 3 more" */
 };
 
-/* name and its mark appended to the malloc'd *text (NULL: empty), after sep unless first. */
-static void names_append(char **text, const char *sep, const char *name, const char *mark)
-{
-	char *t = xasprintf("%s%s%s%s", *text ? *text : "", *text ? sep : "", name, mark);
-	free(*text);
-	*text = t;
-}
-
 /* The names of the groups with `top` idle samples (ntied of them, idle[] by group), the
- * first IDLE_TIED_NAMED named, the rest counted. */
+ * first TIED_NAMED named, the rest counted. */
 static char *tied_names(const struct dasf_groups *gr, const size_t *idle, size_t top, size_t ntied)
 {
 	char *text = NULL;
-	size_t named = 0, shown = ntied > IDLE_TIED_NAMED ? IDLE_TIED_NAMED : ntied;
+	size_t named = 0, shown = ntied > TIED_NAMED ? TIED_NAMED : ntied;
 	for (size_t g = 0; g < gr->n && named < shown; g++) {
 		if (idle[g] != top)
 			continue;
@@ -371,6 +446,13 @@ static void rule_gpu_idle(struct run *run, struct finding_list *out)
 					    "rule) show under %.0f%% utilisation; most of them during %s%s (%zu).",
 					    an->res_idle, an->res_matched, DASF_IDLE_UTIL, top.name,
 					    dasf_group_mark(top.stripped), top.n);
+	if (an->unspanned) { /* samples such a task may hold are no function's here: said, never guessed */
+		char *d = xasprintf("%s %zu task%s without a usable duration or timestamp %s left out of the "
+				    "matching: %s unknown.", detail, an->unspanned, an->unspanned == 1 ? "" : "s",
+				    an->unspanned == 1 ? "is" : "are", an->unspanned == 1 ? "its span is" : "their spans are");
+		free(detail);
+		detail = d;
+	}
 	findings_add(out, "DASF.GPU_IDLE", SEV_MED, title, detail,
 		     top.tied ? "The tasks run on the CPU or wait on data: use GPU arrays (CuPy) for these "
 				"functions, raise chunk sizes, and check that data loading is not the bottleneck. "
@@ -403,7 +485,11 @@ static void unjudged_function(struct run *run, const struct dasf_an *an, struct 
 {
 	struct fn_times t;
 	function_times(run, &t);
-	if (t.n < 2) {
+	char lost[160];
+	if (dasf_lost_text(run->dasf, lost, sizeof(lost))) { /* the lost tasks' functions and times are unknown */
+		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES", "dominant task function (%s: the task time is "
+				      "unknown)", lost);
+	} else if (t.n < 2) {
 		findings_unjudged_add(nj, "DASF.FUNCTION_DOMINATES",
 				      "dominant task function (1 function: the test needs 2)");
 	} else if (t.untimed.n) {
@@ -428,32 +514,34 @@ static void unjudged_function(struct run *run, const struct dasf_an *an, struct 
 /* Why the worker imbalance rule could not judge, if it could not. */
 static void unjudged_worker(const struct dasf_db *db, const struct dasf_an *an, struct not_judged *nj)
 {
-	double *busy;
-	uint32_t *thread;
-	struct untimed untimed;
-	size_t nw = worker_busy(db, &busy, &thread, &untimed);
+	struct workers ws;
+	workers_read(db, &ws);
 	double sum = 0;
-	const char *overflows = NULL; /* a worker whose own busy time overflows */
-	for (size_t w = 0; w < nw; w++) {
-		sum += busy[w];
-		if (!isfinite(busy[w]) && !overflows)
-			overflows = db->strs.str[thread[w]];
+	size_t overflows = SIZE_MAX; /* a worker whose own busy time overflows */
+	for (size_t w = 0; w < ws.n; w++) {
+		sum += ws.busy[w];
+		if (!isfinite(ws.busy[w]) && overflows == SIZE_MAX)
+			overflows = w;
 	}
-	if (nw < 2) {
+	char why[256], *name = NULL;
+	if (dasf_lost_text(db, why, sizeof(why))) { /* the lost tasks' workers and times are unknown */
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s: the task time is unknown)",
+				      why);
+	} else if (ws.n < 2) {
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (1 worker: the test needs 2)");
-	} else if (untimed.n) {
-		char missing[256];
-		untimed_text(&untimed, "worker", db->strs.str[thread[untimed.top]], missing, sizeof(missing));
-		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", missing);
+	} else if (ws.untimed.n) {
+		name = worker_name(db, &ws, ws.untimed.top);
+		untimed_text(&ws.untimed, "worker", name, why, sizeof(why));
+		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", why);
 	} else if (!isfinite(sum)) {
-		char why[256];
-		overflow_text("worker", overflows, why, sizeof(why));
+		name = overflows == SIZE_MAX ? NULL : worker_name(db, &ws, overflows);
+		overflow_text("worker", name, why, sizeof(why));
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (%s)", why);
 	} else if (!(an->total_dur > 0)) {
 		findings_unjudged_add(nj, "DASF.WORKER_IMBALANCE", "worker imbalance (0 s of task time)");
 	}
-	free(busy);
-	free(thread);
+	free(name);
+	workers_free(&ws);
 }
 
 void dasf_unjudged(struct run *run, struct not_judged *nj)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the DASF family's registration (registry.h): loader "dasf" (load.c),
  * views (views.c), finding rules (rules.c), the headline summary (a task time that is
- * n/a says why: tasks without a usable duration, sums that overflow) and the model's
- * lifetime (store.c); the summaries other modules read (dasf.h: dasf_summarize, the
- * function groups a comparison matches). */
+ * n/a says why: tasks without a usable duration, Compute events skipped, sums that
+ * overflow; a critical path other chains tie with says so), the load-time
+ * checks at finalize (checks.c; none after a cancelled load) and the model's lifetime
+ * (store.c); the summaries other modules read (dasf.h: dasf_summarize, the function
+ * groups a comparison matches). */
 #include "model/dasf/dasf.h"
 
 #include <math.h>
@@ -96,14 +98,17 @@ bool dasf_summarize(struct run *run, struct dasf_summary *out)
 		.mem_events = db->nmem, .gpu_samples = db->nres, .cpu_only_samples = db->res_no_gpu,
 		.other_events = db->other_events, .total_task_s = isfinite(an->total_dur) ? an->total_dur : NAN,
 		.critical_len = an->ncritical, .span_s = longest_span(db), .function_groups = dasf_groups_count(db),
+		.critical_tied = an->nlongest > an->ncritical ? an->nlongest : 0, .lost_tasks = db->lost,
 	};
 	for (size_t i = 0; i < an->ncritical; i++) /* every key on it has a task with a usable duration */
 		out->critical_s += db->task[an->node_task[an->critical[i]]].dur;
-	if (an->cycle_node != DASF_NONE || an->untimed_node != DASF_NONE || an->eventless_node != DASF_NONE) {
+	if (an->cycle_node != DASF_NONE || an->untimed_node != DASF_NONE || an->eventless_node != DASF_NONE ||
+	    db->lost) {
 		out->critical_s = NAN;
-		out->critical_na = an->cycle_node != DASF_NONE     ? "a dependency cycle"
-				   : an->untimed_node != DASF_NONE ? "tasks without a usable duration"
-								   : "tasks without a Compute event";
+		out->critical_na = an->cycle_node != DASF_NONE       ? "a dependency cycle"
+				   : an->untimed_node != DASF_NONE   ? "tasks without a usable duration"
+				   : an->eventless_node != DASF_NONE ? "tasks without a Compute event"
+								     : "Compute events that were skipped";
 	} else if (!isfinite(out->critical_s)) {
 		out->critical_s = NAN;
 		out->critical_na = "task times that overflow";
@@ -141,6 +146,15 @@ static size_t key_split_len(const char *s, size_t n)
 bool dasf_dur_usable(double d)
 {
 	return isfinite(d) && d >= 0;
+}
+
+bool dasf_lost_text(const struct dasf_db *db, char *buf, size_t n)
+{
+	if (db->lost == 1)
+		snprintf(buf, n, "1 Compute event %s was skipped", db->lost_lacks);
+	else if (db->lost)
+		snprintf(buf, n, "%zu Compute events were skipped, the first %s", db->lost, db->lost_lacks);
+	return db->lost > 0;
 }
 
 void dasf_groups_build(const struct dasf_db *db, struct dasf_groups *g)
@@ -215,6 +229,24 @@ void dasf_fn_groups_free(struct dasf_fn_group *g, size_t n)
 	free(g);
 }
 
+bool dasf_cancelled(const struct dasf_db *db)
+{
+	return db->cancel && atomic_load(db->cancel);
+}
+
+/* After the load: the load-time checks (dasf_finalize), unless the load was cancelled (its
+ * run is discarded); the loader's plan and the load's cancel flag are then done with. */
+static void dasf_fin(struct run *run)
+{
+	struct dasf_db *db = run->dasf;
+	if (!db)
+		return;
+	if (!dasf_cancelled(db))
+		dasf_finalize(run);
+	byteplan_free(&db->plan);
+	db->cancel = NULL;
+}
+
 static void dasf_free(struct run *run)
 {
 	dasf_db_free(run->dasf);
@@ -236,8 +268,9 @@ static bool dasf_has_data(const struct run *run)
 	return db && (db->ntask || db->nmem || db->nres || db->res_no_gpu);
 }
 
-/* "12 s of task time", or why the task time is n/a: the tasks without a usable duration
- * (their time is unknown, so the sum of the others is no total) or a sum that overflows. */
+/* "12 s of task time", or why the task time is n/a: Compute events the loader skipped
+ * (tasks whose time is unknown), the tasks without a usable duration (their time is unknown
+ * too, so the sum of the others is no total) or a sum that overflows. */
 static void task_time_text(const struct dasf_db *db, double total, char *buf, size_t n)
 {
 	if (isfinite(total)) {
@@ -248,7 +281,10 @@ static void task_time_text(const struct dasf_db *db, double total, char *buf, si
 	size_t untimed = 0;
 	for (size_t i = 0; i < db->ntask; i++)
 		untimed += !dasf_dur_usable(db->task[i].dur);
-	if (untimed)
+	char lost[160];
+	if (dasf_lost_text(db, lost, sizeof(lost))) /* first, as the rules' not-judged items say it */
+		snprintf(buf, n, "task time n/a (%s)", lost);
+	else if (untimed)
 		snprintf(buf, n, "task time n/a (%zu of %zu tasks %s no usable duration)", untimed, db->ntask,
 			 untimed == 1 ? "has" : "have");
 	else
@@ -280,7 +316,7 @@ static void dasf_summary(struct run *run, struct summary *out)
 	struct dasf_summary s;
 	if (!dasf_summarize(run, &s) || !s.tasks)
 		return;
-	char task[96], crit[32], fns[64];
+	char task[192], crit[32], fns[64];
 	dasf_functions_text(&s, fns, sizeof(fns));
 	task_time_text(run->dasf, s.total_task_s, task, sizeof(task));
 	summary_add(out, isfinite(s.total_task_s) ? TONE_NORMAL : TONE_WARN, "DASF tasks",
@@ -298,10 +334,16 @@ static void dasf_summary(struct run *run, struct summary *out)
 		return;
 	}
 	loose_text(run->dasf, why, sizeof(why));
-	summary_add(out, TONE_NORMAL, "critical path",
-		    "%s over %zu task%s%s (:view critical_path; :view function_bottleneck)",
-		    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len, s.critical_len == 1 ? "" : "s",
-		    why);
+	if (s.critical_tied)
+		summary_add(out, TONE_NORMAL, "critical path",
+			    "%s over %zu task%s, one of several chains as long%s (%zu tasks lie on them: :view "
+			    "task_graph; :view critical_path)", units_seconds(s.critical_s, crit, sizeof(crit)),
+			    s.critical_len, s.critical_len == 1 ? "" : "s", why, s.critical_tied);
+	else
+		summary_add(out, TONE_NORMAL, "critical path",
+			    "%s over %zu task%s%s (:view critical_path; :view function_bottleneck)",
+			    units_seconds(s.critical_s, crit, sizeof(crit)), s.critical_len,
+			    s.critical_len == 1 ? "" : "s", why);
 }
 
 const struct subsystem sub_dasf = {
@@ -318,6 +360,6 @@ const struct subsystem sub_dasf = {
 	.has_data = dasf_has_data,
 	.view_has_data = dasf_view_has_data,
 	.summary = dasf_summary,
-	.finalize = dasf_finalize,
+	.finalize = dasf_fin,
 	.free = dasf_free,
 };

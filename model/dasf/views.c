@@ -3,8 +3,9 @@
  * Column names of
  * function_bottleneck, task_bottleneck and task_balance are DASF's own, so `--export`
  * writes the same CSV columns as `python -m dasf.profile.analysis` (without pandas'
- * unnamed index column). task_graph's Critical is yes or no, missing when there is no
- * critical path (its title then says why). */
+ * unnamed index column). task_graph's Critical is yes or no, yes on every chain that ties
+ * for the longest (the titles say so), missing when there is no critical path (its title
+ * then says why). */
 #include "model/dasf/dasf.h"
 
 #include <math.h>
@@ -184,13 +185,15 @@ static struct node_cols add_node_cols(struct table *t)
 }
 
 /* task_graph's title into buf; false when there is no critical path (the title says why):
- * then Critical is missing, not "no". */
+ * then Critical is missing, not "no". Chains that tie for the longest are said. */
 static bool task_graph_title(const struct dasf_db *db, char *buf, size_t n)
 {
 	char why[256];
 	bool no_path = dasf_no_critical_text(db, why, sizeof(why));
-	snprintf(buf, n, "Annotated task graph (DASF): one row per task key; " CLOCK_NOTE "%s%s",
-		 no_path ? "; Critical not judged, no critical path: " : "", no_path ? why : "");
+	bool tied = !no_path && db->an->nlongest > db->an->ncritical;
+	snprintf(buf, n, "Annotated task graph (DASF): one row per task key; " CLOCK_NOTE "%s%s%s",
+		 no_path ? "; Critical not judged, no critical path: " : "", no_path ? why : "",
+		 tied ? "; chains tie for the critical path: Critical is yes on each of them" : "");
 	return !no_path;
 }
 
@@ -210,12 +213,9 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 	int c_pred = table_add_col(t, "Dependencies", COL_INT, 6, 0);
 	int c_succ = table_add_col(t, "Dependents", COL_INT, 6, 0);
 	int c_crit = table_add_col(t, "Critical", COL_TEXT, 4, 0);
-	table_col_doc(t, c_crit, "yes or no: on the critical path (the longest dependency chain by duration) or not; "
-		      "missing when there is no critical path (the title says why); ");
+	table_col_doc(t, c_crit, "yes or no: on a longest dependency chain by duration (the critical path, or a chain "
+		      "as long) or not; missing when there is no critical path (the title says why); ");
 	double *start = host_starts(db);
-	bool *crit = xcalloc(db->keys.n + 1, sizeof(*crit));
-	for (size_t i = 0; i < an->ncritical; i++)
-		crit[an->critical[i]] = true;
 	for (uint32_t v = 0; v < db->keys.n; v++) {
 		size_t r = table_add_row(t, (long)v);
 		set_node(t, r, &c, db, v);
@@ -229,9 +229,8 @@ static struct table *build_task_graph(struct run *run, char *err, size_t errn)
 		table_set_num(t, r, c_pred, an->pred_off[v + 1] - an->pred_off[v]);
 		table_set_num(t, r, c_succ, an->succ_off[v + 1] - an->succ_off[v]);
 		if (has_path)
-			table_set_text(t, r, c_crit, crit[v] ? "yes" : "no");
+			table_set_text(t, r, c_crit, an->on_longest[v] ? "yes" : "no");
 	}
-	free(crit);
 	free(start);
 	return t;
 }
@@ -247,8 +246,11 @@ static struct table *critical_path_rows(struct run *run, size_t max, size_t *tot
 		snprintf(err, errn, "no critical path: %s", why);
 		return NULL;
 	}
-	struct table *t = table_new("critical_path",
-				    "Critical path: the longest dependency chain by task duration, first to last");
+	char title[256] = "Critical path: the longest dependency chain by task duration, first to last";
+	if (an->nlongest > an->ncritical) /* a tie: this is one of them */
+		text_appendf(title, sizeof(title), "; one of several chains as long (%zu tasks lie on them: Critical in "
+			     "task_graph)", an->nlongest);
+	struct table *t = table_new("critical_path", title);
 	int c_step = table_add_col(t, "Step", COL_INT, 5, 0);
 	struct node_cols c = add_node_cols(t);
 	int c_cum = table_add_col(t, "Cumulative (s)", COL_NUM, 12, 6);
@@ -282,8 +284,13 @@ bool dasf_no_critical_text(const struct dasf_db *db, char *buf, size_t n)
 		return true;
 	}
 	bool untimed = an->untimed_node != DASF_NONE;
-	if (!untimed && an->eventless_node == DASF_NONE)
-		return false;
+	if (!untimed && an->eventless_node == DASF_NONE) {
+		char lost[160];
+		bool lost_any = dasf_lost_text(db, lost, sizeof(lost));
+		if (lost_any)
+			snprintf(buf, n, "%s, so the longest chain is unknown", lost);
+		return lost_any;
+	}
 	size_t count = untimed ? an->untimed_nodes : an->eventless_nodes;
 	char *key = text_sanitize_dup(db->keys.str[untimed ? an->untimed_node : an->eventless_node], 0);
 	if (count == 1)

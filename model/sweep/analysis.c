@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* analysis.c: what the sweep model derives once after loading (see sweep.h
  * sweep_derive): series of configs and their stimulus, the GenAI-Perf sizing fit and
- * knee (neither over a series with two results at one level: sweep_finalize warns of
- * them once loaded), the NAT and Cerebras recomputations and the objective/constraint
- * ranking (analysis_rank.c); and, for a comparison, whether a series' knee test compared
- * two of its levels (sweep_knee_compared). Fits are analysis_fit.c's. */
+ * knee (analysis_knee.c; neither over a series with two results at one level:
+ * sweep_finalize warns of them once loaded), the NAT and Cerebras recomputations and the
+ * objective/constraint ranking (analysis_rank.c). Fits are analysis_fit.c's. */
 #include "model/sweep/sweep.h"
 
 #include <ctype.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 #include "model/run.h"
 #include "model/sweep/fit.h"
+#include "model/sweep/internal.h"
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
@@ -541,24 +541,13 @@ static void build_series(struct sweep_set *s)
 	}
 }
 
-/* p95 request latency (s) vs concurrency, and the throughput knee; neither over two
- * results at one level (se->twice). */
+/* p95 request latency (s) vs concurrency, and the throughput knee (analysis_knee.c); neither
+ * over two results at one level (se->twice). */
 static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 {
 	double *x = xcalloc(se->n + 1, sizeof(*x)), *y = xcalloc(se->n + 1, sizeof(*y));
-	double *tp = xcalloc(se->n + 1, sizeof(*tp)), *lat = xcalloc(se->n + 1, sizeof(*lat));
 	size_t n = 0;
-	for (size_t i = 0; i < se->n; i++) {
-		const struct sweep_cfg *c = &s->cfg[se->cfg[i]];
-		double v;
-		x[i] = se->stim >= 0 && c->has_stim[se->stim] ? c->stim[se->stim] : NAN;
-		tp[i] = sweep_value(c, SM_RPS, SS_AVG, &v) ? v : NAN;
-		lat[i] = sweep_knee_latency(c, &v) ? v : NAN;
-	}
-	se->knee = se->knee_next = -1;
-	se->knee_points = fit_knee_points(x, tp, lat, se->n, &se->knee_rising, &se->knee_last);
-	if (se->knee_points >= 3 && se->twice < 0) /* as many levels with a throughput and a latency */
-		se->knee = fit_knee(x, tp, lat, se->n, &se->knee_next);
+	sweep_series_knee(s, se);
 	se->has_fit = false;
 	if (se->stim == ST_CONCURRENCY && se->n >= 2 && se->twice < 0) {
 		for (size_t i = 0; i < se->n; i++) {
@@ -578,105 +567,6 @@ static void series_sizing(struct sweep_set *s, struct sweep_series *se)
 	}
 	free(x);
 	free(y);
-	free(tp);
-	free(lat);
-}
-
-/* What level k of series se has of the knee test's three (stimulus, request throughput,
- * request latency; each > 0); true when it has all three. */
-static bool knee_weighed(const struct sweep_set *s, const struct sweep_series *se, size_t k, bool *x, bool *tp,
-			 bool *lat)
-{
-	const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-	double v;
-	*x = se->stim >= 0 && c->has_stim[se->stim] && c->stim[se->stim] > 0;
-	*tp = sweep_value(c, SM_RPS, SS_AVG, &v) && v > 0;
-	*lat = sweep_knee_latency(c, &v) && v > 0;
-	return *x && *tp && *lat;
-}
-
-bool sweep_knee_or_before(const struct sweep_set *s, const struct sweep_series *se, long *below)
-{
-	bool x, tp, lat;
-	long last = -1;
-	if (below)
-		*below = -1;
-	for (long k = 0; k < se->knee; k++) {
-		if (!knee_weighed(s, se, (size_t)k, &x, &tp, &lat)) {
-			if (below)
-				*below = last;
-			return true;
-		}
-		last = k;
-	}
-	return false;
-}
-
-void sweep_knee_unweighed(const struct sweep_set *s, const struct sweep_series *se, size_t upto, char *buf,
-			  size_t n)
-{
-	buf[0] = '\0';
-	if (se->knee_last < 0 || se->stim < 0)
-		return;
-	bool no_x = false, no_tp = false, no_lat = false;
-	size_t used = 0, nlev = 0;
-	char levels[256] = "";
-	for (size_t k = 0; k < se->n && k < upto && used < sizeof(levels); k++) {
-		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-		bool x, tp, lat;
-		if (knee_weighed(s, se, k, &x, &tp, &lat))
-			continue;
-		no_x |= !x;
-		no_tp |= !tp;
-		no_lat |= !lat;
-		char lv[32] = "n/a";
-		if (c->has_stim[se->stim])
-			snprintf(lv, sizeof(lv), "%g", c->stim[se->stim]);
-		used += (size_t)snprintf(levels + used, sizeof(levels) - used, "%s%s", nlev++ ? ", " : "", lv);
-	}
-	if (!nlev)
-		return;
-	snprintf(buf, n, "%s %s not judged (no %s%s%s%s%s)", sweep_stim_name(se->stim), levels,
-		 no_x ? sweep_stim_name(se->stim) : "", no_x && (no_tp || no_lat) ? " or " : "",
-		 no_tp ? "request throughput" : "", no_tp && no_lat ? " or " : "", no_lat ? "request latency" : "");
-}
-
-/* Level k of series se has a value the knee test reads as finite (fit_knee: a level with
- * neither is passed over, one with one of them breaks the comparison across it). */
-static bool knee_value(const struct sweep_set *s, const struct sweep_series *se, size_t k, bool latency)
-{
-	const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-	double v;
-	return (latency ? sweep_knee_latency(c, &v) : sweep_value(c, SM_RPS, SS_AVG, &v)) && isfinite(v);
-}
-
-bool sweep_knee_compared(const struct sweep_set *s, const struct sweep_series *se, double lo, double hi, char *why,
-			 size_t n)
-{
-	long at[2] = { -1, -1 };
-	const double level[2] = { lo, hi };
-	for (size_t k = 0; se->stim >= 0 && k < se->n; k++) {
-		const struct sweep_cfg *c = &s->cfg[se->cfg[k]];
-		for (int e = 0; e < 2; e++)
-			if (at[e] < 0 && c->has_stim[se->stim] && c->stim[se->stim] == level[e])
-				at[e] = (long)k;
-	}
-	const char *stim = se->stim >= 0 ? sweep_stim_name(se->stim) : "level";
-	for (int e = 0; e < 2; e++)
-		if (at[e] < 0) {
-			snprintf(why, n, "no %s %g", stim, level[e]);
-			return false;
-		}
-	for (long k = at[0]; k <= at[1]; k++) {
-		bool x, tp, lat, end = k == at[0] || k == at[1];
-		if (knee_weighed(s, se, (size_t)k, &x, &tp, &lat) ||
-		    (!end && !knee_value(s, se, (size_t)k, false) && !knee_value(s, se, (size_t)k, true)))
-			continue;
-		snprintf(why, n, "%s %g has no %s%s%s", stim, s->cfg[se->cfg[k]].stim[se->stim],
-			 tp ? "" : "request throughput", !tp && !lat ? " or " : "", lat ? "" : "request latency");
-		return false;
-	}
-	return true;
 }
 
 /* A warning per stimulus level of se with more than one result, naming their files:

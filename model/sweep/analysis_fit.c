@@ -10,6 +10,8 @@
 #include "model/stats.h"
 #include "model/xalloc.h"
 
+#define FIT_NOISE 1e-12 /* of the values' scale: rounding noise, read as 0 */
+
 double fit_mean(const double *v, size_t n)
 {
 	if (n == 0)
@@ -35,19 +37,26 @@ bool fit_ols(const double *x, const double *y, size_t n, double *slope, double *
 {
 	if (n < 2)
 		return false;
-	double sx = 0, sy = 0, sxy = 0, sx2 = 0;
+	double sx = 0, sy = 0, sxy = 0, sx2 = 0, xmax = 0, ymax = 0;
 	for (size_t i = 0; i < n; i++) {
 		sx += x[i];
 		sy += y[i];
 		sxy += x[i] * y[i];
 		sx2 += x[i] * x[i];
+		xmax = fmax(xmax, fabs(x[i]));
+		ymax = fmax(ymax, fabs(y[i]));
 	}
 	double dn = (double)n;
 	double den = dn * sx2 - sx * sx;
 	if (den == 0 || !isfinite(den))
 		return false;
+	/* the rounding noise of an exact 0 (an intercept of -1.7e-16 s) is 0: below FIT_NOISE of the scale */
 	double m = (dn * sxy - sx * sy) / den;
+	if (fabs(m) * xmax < FIT_NOISE * ymax)
+		m = 0;
 	double b = (sy - m * sx) / dn;
+	if (fabs(b) < FIT_NOISE * ymax)
+		b = 0;
 	double ymean = sy / dn, ssr = 0, sst = 0;
 	for (size_t i = 0; i < n; i++) {
 		double e = y[i] - (m * x[i] + b);
@@ -189,59 +198,131 @@ bool fit_rough_estimate(double target_lat, double target_rt, double users, doubl
 	return true;
 }
 
-static bool knee_point(const double *x, const double *tput, const double *lat, size_t i)
+/* Value i of v (NULL: every one missing), NaN when missing. */
+static double knee_at(const double *v, size_t i)
 {
-	return isfinite(x[i]) && isfinite(tput[i]) && isfinite(lat[i]) && x[i] > 0 && tput[i] > 0 && lat[i] > 0;
+	return v ? v[i] : NAN;
 }
 
-size_t fit_knee_points(const double *x, const double *tput, const double *lat, size_t n, bool *rising,
-		       long *last_point)
+/* The half-width of value i's rounding (NULL: exact). */
+static double round_at(const double *r, size_t i)
+{
+	return r && isfinite(r[i]) ? r[i] : 0;
+}
+
+static bool positive(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+/* The first latency statistic (index into in->lat) levels p and i both have, -1 none. */
+static int knee_stat(const struct fit_knee_in *in, size_t p, size_t i)
+{
+	for (int k = 0; k < FIT_KNEE_NLAT; k++)
+		if (positive(knee_at(in->lat[k], p)) && positive(knee_at(in->lat[k], i)))
+			return k;
+	return -1;
+}
+
+bool fit_knee_point(const struct fit_knee_in *in, size_t i)
+{
+	bool lat = false;
+	for (int k = 0; k < FIT_KNEE_NLAT; k++)
+		lat |= positive(knee_at(in->lat[k], i));
+	return lat && positive(in->x[i]) && positive(in->tput[i]);
+}
+
+/* Level i has a throughput or a latency statistic (a finite one). */
+static bool knee_some(const struct fit_knee_in *in, size_t i)
+{
+	bool some = isfinite(in->tput[i]);
+	for (int k = 0; k < FIT_KNEE_NLAT; k++)
+		some |= isfinite(knee_at(in->lat[k], i));
+	return some;
+}
+
+long fit_knee_prev(const struct fit_knee_in *in, size_t i)
+{
+	if (!fit_knee_point(in, i))
+		return -1;
+	for (size_t j = i; j-- > 0;) {
+		if (fit_knee_point(in, j))
+			return (long)j;
+		if (knee_some(in, j))
+			return -1;
+	}
+	return -1;
+}
+
+/* a >= b, within FIT_KNEE_EPS of b. */
+static bool at_least(double a, double b)
+{
+	return a >= b - FIT_KNEE_EPS * fabs(b);
+}
+
+/* Past the knee from a level to the next, whose stimulus grows by rx (relative), throughput
+ * goes t0 -> t1 and latency l0 -> l1 (fit_knee_step's rule). */
+static bool knee_step(double rx, double t0, double t1, double l0, double l1)
+{
+	bool flat = !at_least(t1, t0 * (1 + 0.1 * fmin(rx, 1))) && at_least(l1, 1.2 * l0);
+	bool falls = at_least(0.95 * t0, t1) && !at_least(l0, l1);
+	return rx > 0 && (flat || falls);
+}
+
+/* The step's verdict at the ends of the roundings tu (throughputs) and lu (latencies): the
+ * rule is monotone in each value, so it is decided when the most knee-like end (throughput
+ * lowest at i, highest at p; latency the reverse) and the least agree. */
+static bool knee_decided(double rx, const double t[2], const double l[2], const double tu[2], const double lu[2],
+			 bool *knee)
+{
+	*knee = knee_step(rx, t[0] + tu[0], t[1] - tu[1], l[0] - lu[0], l[1] + lu[1]);
+	return *knee == knee_step(rx, t[0] - tu[0], t[1] + tu[1], l[0] + lu[0], l[1] - lu[1]);
+}
+
+enum fit_step fit_knee_step(const struct fit_knee_in *in, size_t p, size_t i, int *stat)
+{
+	*stat = knee_stat(in, p, i);
+	if (*stat < 0)
+		return FIT_STEP_NO_STAT;
+	const double *lv = in->lat[*stat], *lr = in->lat_round[*stat];
+	double rx = in->x[i] / in->x[p] - 1, t[2] = { in->tput[p], in->tput[i] }, l[2] = { lv[p], lv[i] };
+	double tu[2] = { round_at(in->tput_round, p), round_at(in->tput_round, i) };
+	double lu[2] = { round_at(lr, p), round_at(lr, i) }, none[2] = { 0, 0 };
+	bool knee;
+	if (knee_decided(rx, t, l, tu, lu, &knee))
+		return knee ? FIT_STEP_KNEE : FIT_STEP_NO_KNEE;
+	if (!knee_decided(rx, t, l, tu, none, &knee))
+		return FIT_STEP_ROUND_TPUT;
+	return knee_decided(rx, t, l, none, lu, &knee) ? FIT_STEP_ROUND_BOTH : FIT_STEP_ROUND_LAT;
+}
+
+size_t fit_knee_points(const struct fit_knee_in *in, bool *rising, long *last_point)
 {
 	size_t k = 0;
 	long prev = -1, last = -1;
-	for (size_t i = 0; i < n; i++)
-		if (knee_point(x, tput, lat, i)) {
+	for (size_t i = 0; i < in->n; i++)
+		if (fit_knee_point(in, i)) {
 			prev = last;
 			last = (long)i;
 			k++;
 		}
-	*rising = prev >= 0 && tput[last] > tput[prev];
+	*rising = prev >= 0 && in->tput[last] > in->tput[prev];
 	*last_point = last;
 	return k;
 }
 
-/* Past the knee from one level to the next, whose stimulus, throughput and latency grow by rx,
- * rt and rl (relative): throughput flat while latency grows by 20% or more, or throughput
- * falling while latency grows. Flat is less than a tenth of the stimulus' growth, a step
- * wider than a doubling counting as a doubling: throughput that grows by 10% or more
- * (tripling from concurrency 1 to 32, say) never is. */
-static bool knee_step(double rx, double rt, double rl)
+long fit_knee(const struct fit_knee_in *in, long *next, int *stat)
 {
-	bool flat = rt < 0.1 * fmin(rx, 1) && rl >= 0.2, falls = rt <= -0.05 && rl > 0;
-	return rx > 0 && (flat || falls);
-}
-
-long fit_knee(const double *x, const double *tput, const double *lat, size_t n, long *next)
-{
-	long prev = -1;
 	*next = -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!knee_point(x, tput, lat, i)) {
-			/* a level with one of the two: what happened across it is unknown (a
-			 * throughput that rose there, say); one with neither (no successful
-			 * request) is passed over */
-			if (isfinite(tput[i]) || isfinite(lat[i]))
-				prev = -1;
-			continue;
+	*stat = -1;
+	for (size_t i = 0; i < in->n; i++) {
+		long p = fit_knee_prev(in, i);
+		int st;
+		if (p >= 0 && fit_knee_step(in, (size_t)p, i, &st) == FIT_STEP_KNEE) {
+			*next = (long)i;
+			*stat = st;
+			return p;
 		}
-		if (prev >= 0) {
-			size_t p = (size_t)prev;
-			if (knee_step(x[i] / x[p] - 1, tput[i] / tput[p] - 1, lat[i] / lat[p] - 1)) {
-				*next = (long)i;
-				return prev;
-			}
-		}
-		prev = (long)i;
 	}
 	return -1;
 }

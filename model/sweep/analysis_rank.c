@@ -8,7 +8,9 @@
  * created (syntax checked by src/cli.c, telemetry names resolved after loading), and
  * from the UI's :objective / :constraint (which re-rank at once). A constraint on a
  * metric no config has is not judged (s->con_unjudged); a config lacking a metric that
- * others have fails it (n/a), as a config without the telemetry does. */
+ * others have fails it (n/a), as a config without the telemetry does. Without an objective
+ * the best config is the passing one with the highest request throughput, and those that tie
+ * with it, equal or within a CSV's rounding, are named beside it (sweep_best_ties). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -405,6 +407,38 @@ const struct sweep_cfg *sweep_best(const struct sweep_set *s, bool *by_objective
 	return best;
 }
 
+/* Request throughput v (rounding u) may be as high as bv (rounding bu): equal within 1e-9
+ * relative, or, with a rounding, above bv's lowest (beyond float noise). */
+static bool may_tie(double v, double u, double bv, double bu)
+{
+	double tol = 1e-9 * fabs(bv);
+	return u + bu > 0 ? v + u > bv - bu + tol : fabs(v - bv) <= tol;
+}
+
+size_t sweep_best_ties(const struct sweep_set *s, const struct sweep_cfg *best, const struct sweep_cfg **tie,
+		       size_t max, bool *rounding)
+{
+	double bv, v;
+	size_t k = 0;
+	*rounding = false;
+	if (s->nobj || !best || !sweep_value(best, SM_RPS, SS_AVG, &bv))
+		return 0;
+	double bu = sweep_value_rounding(best, SM_RPS, SS_AVG);
+	for (size_t i = 0; i < s->ncfg; i++) {
+		const struct sweep_cfg *c = &s->cfg[i];
+		if (c == best || !c->pass || !sweep_value(c, SM_RPS, SS_AVG, &v))
+			continue;
+		double u = sweep_value_rounding(c, SM_RPS, SS_AVG);
+		if (!may_tie(v, u, bv, bu))
+			continue;
+		*rounding |= u + bu > 0;
+		if (k < max)
+			tie[k] = c;
+		k++;
+	}
+	return k;
+}
+
 void sweep_rerank(struct sweep_set *s)
 {
 	evaluate_constraints(s);
@@ -727,7 +761,12 @@ int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n)
 		snprintf(msg, n, "no sweep loaded");
 		return -1;
 	}
-	if (!*args || strcmp(args, "clear") == 0)
+	if (!args[strspn(args, " \t")]) {   /* a slipped Enter keeps the constraints: 'clear' clears */
+		snprintf(msg, n, "usage: :constraint EXPR|clear, e.g. ttft_p99<10 ('clear' removes all; %zu in force)",
+			 run->sweep->ncon);
+		return -1;
+	}
+	if (strcmp(args, "clear") == 0)
 		sweep_clear_constraints(run);
 	else if (sweep_add_constraint(run, args, msg, n) < 0)
 		return -1;

@@ -8,6 +8,17 @@
 #include "model/sweep/sweep.h"
 
 struct json_doc;
+struct load_ctx;
+
+/* A file's bytes in the load's total (model/byteplan.h) and those reported done so far:
+ * the loader reports them as it goes (genai_progress_to), the rest when the file is done. */
+struct genai_progress {
+	struct load_ctx *ctx;
+	long long bytes, reported;
+};
+/* The file's bytes up to offset off read (at most pg->bytes): reported done once they are
+ * a MiB more than last time, or all of them. */
+void genai_progress_to(struct genai_progress *pg, long long off);
 
 struct genai_csv {
 	char ***row;     /* row[i][j] */
@@ -46,8 +57,8 @@ const char *genai_cell(const struct genai_csv *r, size_t i, size_t j);
 void genai_set_stim(struct sweep_cfg *c, enum sweep_stim st, const struct json_doc *d, int tok);
 
 /* A value from *_genai_perf.csv is rounded to 2 decimals: it may differ from the exact one
- * by this much (formats.md §3.8). */
-#define GENAI_CSV_ROUNDING 0.005
+ * by this much (formats.md §3.8; sweep.h). */
+#define GENAI_CSV_ROUNDING SWEEP_CSV_ROUNDING
 
 /* *_genai_perf.csv or *_aiperf.csv into s->cfg[ci] (load_genai_csv.c): its values fill
  * what the JSON did not give; where both have one they are cross-checked. */
@@ -55,9 +66,10 @@ void genai_load_csv(struct run *run, struct sweep_set *s, size_t ci, const char 
 /* The raw export at path (load_genai_raw.c), opened into d as source src by
  * sweep_json_open (released here): recompute into s->cfg[ci] (more experiments in one
  * file add configs of ci's path, each numbered in experiment for the loader to name by its
- * level; ci keeps the one at its own recorded level, else the first). */
+ * level; ci keeps the one at its own recorded level, else the first). The bytes up to each
+ * request are reported to pg as it goes; a cancelled load (load_cancelled) stops it. */
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
-		    size_t src);
+		    size_t src, struct genai_progress *pg);
 /* analyze_export_genai_perf.csv and checkpoint.json (load_genai_runs.c). */
 void genai_load_analyze(struct run *run, struct sweep_set *s, const char *path);
 void genai_load_checkpoint(struct run *run, struct sweep_set *s, const char *path);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* internal.h: private to the sweep family (model/sweep/): the views (views.c), the
- * finding rules (rules.c) and the loader entry points (load_*.c) registered by
- * subsystem.c. The model is model/sweep/sweep.h. */
+ * finding rules (rules.c), the knee (analysis_knee.c) and the loader entry points
+ * (load_*.c) registered by subsystem.c. The model is model/sweep/sweep.h. */
 #ifndef MODEL_SWEEP_INTERNAL_H
 #define MODEL_SWEEP_INTERNAL_H
 
@@ -30,6 +30,11 @@ long sweep_cb_ordinal_ref(const struct sweep_set *s, size_t i, size_t k);
 /* The latency statistic the Sweep pane plots for series se (views_plot.c): p95 (the
  * sizing fit's) when the series has it, else p99, else the average. */
 enum sweep_stat sweep_plot_latency_stat(const struct sweep_set *s, const struct sweep_series *se);
+
+/* Series se's throughput knee (analysis_knee.c, for sweep_derive): knee, knee_next,
+ * knee_stat, knee_points, knee_rising, knee_last and knee_open; none judged over two
+ * results at one level (se->twice). */
+void sweep_series_knee(const struct sweep_set *s, struct sweep_series *se);
 
 /* After every loader ran (registry.h finalize; analysis.c): a warning for each stimulus
  * level of a series with more than one result, naming their files (sweep_series.twice). */

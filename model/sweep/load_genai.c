@@ -13,13 +13,16 @@
  * experiments of a raw export holding several are named by their level (name_experiments).
  * A directory with GenAI-Perf's inputs.json but no export or raw file is a run without
  * results: warned about, and a config without values, so its level is missing in sight.
- * Problems become diagnostics; nothing here prints or exits. */
+ * The bytes of every file of the run's PATHs are in the load's total before the first is
+ * read (model/byteplan.h); a file's are reported done as its requests are walked (a raw
+ * export), else when it is read. Problems become diagnostics; nothing here prints or exits. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "model/byteplan.h"
 #include "model/dirlist.h"
 #include "model/json.h"
 #include "model/run.h"
@@ -32,6 +35,7 @@
 #define WALK_MAX_DEPTH 6
 #define WALK_MAX_FILES 20000
 #define SNIFF_BYTES 4096
+#define PROGRESS_STEP (1LL << 20)   /* bytes of a file reported done at a time */
 
 /* ---------------------------------------------------------------------------------
  * Names */
@@ -699,6 +703,85 @@ static void raw_unread(struct run *run, const struct sweep_set *s, size_t first,
 	free(prefix);
 }
 
+void genai_progress_to(struct genai_progress *pg, long long off)
+{
+	off = off < pg->bytes ? off : pg->bytes;
+	if (off <= pg->reported || (off - pg->reported < PROGRESS_STEP && off < pg->bytes))
+		return;
+	load_progress(pg->ctx, off - pg->reported, 0);
+	pg->reported = off;
+}
+
+/* Read file f of the load of root (a file itself when root_is_file) into s (its configs
+ * from first on), its bytes reported to pg. */
+static void load_file(struct genai_progress *pg, struct sweep_set *s, size_t first, const char *root,
+		      bool root_is_file, const char *f)
+{
+	struct run *run = pg->ctx->run;
+	const char *name = base_name(f);
+	if (is_analyze_csv(name)) {
+		genai_load_analyze(run, s, f);
+		return;
+	}
+	if (is_checkpoint(name)) {
+		genai_load_checkpoint(run, s, f);
+		return;
+	}
+	if (is_inputs(name)) {
+		load_no_results(run, s, first, root, f, root_is_file);
+		return;
+	}
+	enum export_kind kind = export_kind(name, NULL);
+	struct json_doc raw;
+	size_t src;
+	char why[96];
+	if (kind == EXP_NONE && sweep_json_open_why(run, f, "genai-perf", &raw, &src, why, sizeof(why)) < 0) {
+		raw_unread(run, s, first, f, why);
+		return;
+	}
+	char *prefix = file_prefix(f);
+	size_t ci = cfg_for_prefix(s, first, root, prefix, root_is_file);
+	free(prefix);
+	switch (kind) {
+	case EXP_JSON: load_export_json(run, s, ci, f); break;
+	case EXP_CSV: genai_load_csv(run, s, ci, f); break;
+	case EXP_NONE: genai_load_raw(run, s, ci, f, &raw, src, pg); break;
+	}
+}
+
+/* The bytes of the regular file path now, 0 when it is none or cannot be stat'd. */
+static long long file_bytes(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0;
+}
+
+/* The files the load reads at path: path itself when it is a file (*is_file), else the
+ * walk's (run: told of a directory it cannot list, NULL: nothing is said). */
+static void path_files(struct run *run, const char *path, struct file_list *l, bool *is_file)
+{
+	struct stat st;
+	*is_file = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (*is_file)
+		file_list_add(l, xstrdup(path));
+	else
+		walk(run, path, 0, false, l);
+}
+
+/* What the load reads at path, in bytes, as it is now (byteplan's sizer). */
+static long long path_bytes(const char *path, const struct opts *opts)
+{
+	(void)opts;
+	struct file_list l = { 0 };
+	bool is_file;
+	path_files(NULL, path, &l, &is_file);
+	long long bytes = 0;
+	for (size_t i = 0; i < l.n; i++)
+		bytes += file_bytes(l.v[i]);
+	file_list_free(&l);
+	return bytes;
+}
+
 int sweep_genai_load(struct load_ctx *ctx, const char *path)
 {
 	struct run *run = ctx->run;
@@ -706,50 +789,24 @@ int sweep_genai_load(struct load_ctx *ctx, const char *path)
 	if (stat(path, &st) != 0)
 		return -1;
 	struct file_list l = { 0 };
-	bool is_file = S_ISREG(st.st_mode);
-	if (is_file) {
-		l.v = xmalloc(sizeof(*l.v));
-		l.v[l.n++] = xstrdup(path);
-	} else {
-		walk(run, path, 0, false, &l);
-		if (l.n >= WALK_MAX_FILES)
-			diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1,
-				 "more than %d GenAI-Perf files; the rest were ignored", WALK_MAX_FILES);
-	}
+	bool is_file;
+	path_files(run, path, &l, &is_file);
+	if (l.n >= WALK_MAX_FILES)
+		diag_add(&run->diags, DIAG_WARN, path, -1, -1, -1, "more than %d GenAI-Perf files; the rest were ignored",
+			 WALK_MAX_FILES);
 	qsort(l.v, l.n, sizeof(*l.v), cmp_files);
+	long long *size = xmalloc(l.n * sizeof(*size)), bytes = 0;
+	for (size_t i = 0; i < l.n; i++)
+		bytes += size[i] = file_bytes(l.v[i]);
 	struct sweep_set *s = sweep_get(run);
+	byteplan_path(&s->genai_plan, ctx, "genai-perf", path, bytes, path_bytes);
 	size_t first = s->ncfg;
 	for (size_t i = 0; i < l.n && !load_cancelled(ctx); i++) {
-		const char *f = l.v[i], *name = base_name(f);
-		if (is_analyze_csv(name)) {
-			genai_load_analyze(run, s, f);
-			continue;
-		}
-		if (is_checkpoint(name)) {
-			genai_load_checkpoint(run, s, f);
-			continue;
-		}
-		if (is_inputs(name)) {
-			load_no_results(run, s, first, path, f, is_file);
-			continue;
-		}
-		enum export_kind kind = export_kind(name, NULL);
-		struct json_doc raw;
-		size_t src;
-		char why[96];
-		if (kind == EXP_NONE && sweep_json_open_why(run, f, "genai-perf", &raw, &src, why, sizeof(why)) < 0) {
-			raw_unread(run, s, first, f, why);
-			continue;
-		}
-		char *prefix = file_prefix(f);
-		size_t ci = cfg_for_prefix(s, first, path, prefix, is_file);
-		free(prefix);
-		switch (kind) {
-		case EXP_JSON: load_export_json(run, s, ci, f); break;
-		case EXP_CSV: genai_load_csv(run, s, ci, f); break;
-		case EXP_NONE: genai_load_raw(run, s, ci, f, &raw, src); break;
-		}
+		struct genai_progress pg = { .ctx = ctx, .bytes = size[i] };
+		load_file(&pg, s, first, path, is_file, l.v[i]);
+		genai_progress_to(&pg, pg.bytes);
 	}
+	free(size);
 	name_by_prefix(s, first);
 	name_experiments(s, first);
 	drop_duplicates(run, s, first);

@@ -483,7 +483,7 @@ static void experiment_model(struct sweep_set *s, size_t ci, size_t target, char
 }
 
 void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char *path, struct json_doc *d,
-		    size_t src)
+		    size_t src, struct genai_progress *pg)
 {
 	struct json_doc tmp;
 	json_doc_init(&tmp);
@@ -505,8 +505,9 @@ void genai_load_raw(struct run *run, struct sweep_set *s, size_t ci, const char 
 		struct req_metrics q = { 0 };
 		int reqs = json_get(d, ex, "requests");
 		experiment_model(s, ci, target, payload_model(d, reqs, &tmp));
-		for (int r = reqs >= 0 && json_is_array(d, reqs) ? json_first(d, reqs) : -1; r >= 0;
-		     r = json_next(d, reqs, r)) {
+		for (int r = reqs >= 0 && json_is_array(d, reqs) ? json_first(d, reqs) : -1;
+		     r >= 0 && !load_cancelled(pg->ctx); r = json_next(d, reqs, r)) {
+			genai_progress_to(pg, d->tok[r].end);
 			long long t0;
 			if (!json_is_object(d, r) || !json_int(d, json_get(d, r, "timestamp"), &t0)) {
 				diag_add(&run->diags, DIAG_WARN, path, -1, d->tok[r].start, -1,

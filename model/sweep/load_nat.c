@@ -7,7 +7,8 @@
  * does (nat_merge). A p95 or per-item time that is not a finite number, or negative, is
  * warned about with its offset (sweep_bad_json) and left out; a p95 of 0, which the calculator
  * leaves out of the fits as not measured (formats.md §4.3), is missing too, with a note
- * (unmeasured); a calc_data key that is not
+ * (unmeasured), and so is the total_runtime 0 of a concurrency the fits leave out, the
+ * calculator's zeroed default (total_unmeasured); a calc_data key that is not
  * a concurrency as the calculator's reader takes one (conc_key: "4", "4.0"; not "inf",
  * "16.5" or "0x10") is warned about with its offset and skipped; a concurrency given twice
  * in calc_data (the key "4" twice, or "1" and "1.0") is warned about with both offsets
@@ -209,6 +210,21 @@ static bool unmeasured(struct nat_read *rd, int obj, const char *key, bool *has,
 	return true;
 }
 
+/* p's total_runtime of 0 when the fits leave p out (interrupted, or a p95 0 or missing):
+ * the zeroed sizing_metrics the calculator writes for such a concurrency (formats.md §4.3
+ * step 7), not measured: missing (has_total false), with a note at its offset. */
+static void total_unmeasured(struct nat_read *rd, int obj, struct nat_point *p)
+{
+	bool left_out = p->interrupted || (!p->has_lat && !p->bad_lat) || (!p->has_rt && !p->bad_rt);
+	if (!p->has_total || p->total_rt != 0 || !left_out)
+		return;
+	p->has_total = false;
+	diag_add(&rd->run->diags, DIAG_INFO, rd->path, -1, rd->d->tok[json_get(rd->d, obj, "total_runtime")].start, -1,
+		 "concurrency %s total_runtime 0 read as not measured: the calculator writes zeroed sizing_metrics "
+		 "for a concurrency it leaves out of the fits (%s)", rd->conc,
+		 p->interrupted ? "workflow_interrupted" : "a p95 0 or missing");
+}
+
 /* A calc_data key as the calculator's reader (pydantic, dict[int, ...]) takes a
  * concurrency: decimal digits, then at most a fraction of zeros ("4", "4.0"), above 0 and
  * below 1e15 (exact as a double). "inf", "16.5", "0x10", "1e1" and "-4" are not. */
@@ -266,6 +282,7 @@ static bool read_point(struct run *run, const char *path, const struct json_doc 
 	int al = json_get(d, sm, "alerts");
 	if (al >= 0 && json_is_object(d, al))
 		json_bool(d, json_get(d, al, "workflow_interrupted"), &p->interrupted);
+	total_unmeasured(&rd, sm, p);
 	read_items(&rd, json_get(d, sm, "per_item_metrics"), p);
 	*bad += rd.bad;
 	read_estimates(d, json_get(d, v, "gpu_estimates"), &p->s_gpu_lat, &p->has_s_gpu_lat,

@@ -4,13 +4,15 @@
  * stored-vs-recomputed sizing (every stored fit that differs named), the Cerebras
  * aggregate mismatch and slow ordinal (said hidden by the merge rule only when it is:
  * slow_hidden)), read from the model after sweep_derive(); the saturation finding
- * names the latency statistic its test weighed and, when another, the one the Sweep pane
- * plots, and says, as the headline does, that the knee is at or before the level found
- * when a level before it was not weighed (naming it, advising no level past what was
- * judged). Each finding's evidence names
+ * names the latency statistic its test weighed (one both levels have) and, when another,
+ * the one the Sweep pane plots, and says, as the headline does, that the knee is at or
+ * before the level found when a level before it was not weighed or a step not compared
+ * (naming it, advising no level past what was judged). Each finding's evidence names
  * the view row that holds it; what they cannot judge (sweep_unjudged) includes the
  * configs and sizing jobs of a directory that could not be listed or a file that gave
- * nothing, and each item about one series or file names it as that series' findings do
+ * nothing, and a knee test with a step it could not compare (no latency statistic at both
+ * levels, or a CSV's rounding that could decide it), and each item about one series or
+ * file names it as that series' findings do
  * (unjudged_about); sweep_finding_series reads a finding's evidence back to its series. */
 #include <ctype.h>
 #include <math.h>
@@ -137,22 +139,17 @@ static void rule_outliers(struct run *run, struct finding_list *out)
 	}
 }
 
-/* The knee's latency from level k to nx in words, its statistic named (the knee test's:
- * sweep_knee_stat), then the one the Sweep pane plots for se when it is another and both
- * levels have it, to the pane's 3 significant digits: "p50 request latency goes 95.16 -> 111.8 ms
- * (p95, which the Sweep pane plots: 114 -> 153 ms)". */
+/* The knee's latency from level k to nx in words, its statistic named (the one the knee's step
+ * compared, both levels': se->knee_stat), then the one the Sweep pane plots for se when it is
+ * another and both levels have it, to the pane's 3 significant digits: "p50 request latency goes
+ * 95.16 -> 111.8 ms (p95, which the Sweep pane plots: 114 -> 153 ms)". */
 static void knee_latency_text(const struct sweep_set *s, const struct sweep_series *se, const struct sweep_cfg *k,
 			      const struct sweep_cfg *nx, double l0, double l1, char *buf, size_t n)
 {
-	enum sweep_stat s0 = sweep_knee_stat(k), s1 = sweep_knee_stat(nx), ps = sweep_plot_latency_stat(s, se);
-	size_t len;
-	if (s0 == s1)
-		len = (size_t)snprintf(buf, n, "%s request latency goes %.4g -> %.4g ms", sweep_stat_name(s0), l0, l1);
-	else
-		len = (size_t)snprintf(buf, n, "request latency goes %.4g ms (%s) -> %.4g ms (%s)", l0,
-				       sweep_stat_name(s0), l1, sweep_stat_name(s1));
+	enum sweep_stat ks = (enum sweep_stat)se->knee_stat, ps = sweep_plot_latency_stat(s, se);
+	size_t len = (size_t)snprintf(buf, n, "%s request latency goes %.4g -> %.4g ms", sweep_stat_name(ks), l0, l1);
 	double p0, p1;
-	if (len >= n || (ps == s0 && ps == s1) || !sweep_value(k, SM_LATENCY, ps, &p0) ||
+	if (len >= n || ps == ks || !sweep_value(k, SM_LATENCY, ps, &p0) ||
 	    !sweep_value(nx, SM_LATENCY, ps, &p1))
 		return;
 	int dec = units_decimals(fmax(fabs(p0), fabs(p1)), 3); /* as the pane lists them */
@@ -188,7 +185,7 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		return;
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct sweep_series *se = &s->series[i];
-		if (se->knee < 0 || se->knee_next < 0 || se->stim < 0)
+		if (se->knee < 0 || se->knee_next < 0 || se->stim < 0 || se->knee_stat == SS_N)
 			continue;
 		/* the level the knee test compared: the next one with data (a level with no
 		 * successful request between them has no throughput or latency) */
@@ -196,7 +193,7 @@ static void rule_saturation(struct run *run, struct finding_list *out)
 		const struct sweep_cfg *nx = &s->cfg[se->cfg[se->knee_next]];
 		double t0, t1, l0, l1;
 		if (!sweep_value(k, SM_RPS, SS_AVG, &t0) || !sweep_value(nx, SM_RPS, SS_AVG, &t1) ||
-		    !sweep_knee_latency(k, &l0) || !sweep_knee_latency(nx, &l1))
+		    !sweep_value(k, SM_LATENCY, se->knee_stat, &l0) || !sweep_value(nx, SM_LATENCY, se->knee_stat, &l1))
 			continue; /* fit_knee() weighs only levels with both */
 		char title[200], detail[1024], skipped[96] = "", lat[224], unweighed[256], fix[400];
 		const char *st = sweep_stim_name(se->stim);
@@ -446,6 +443,11 @@ static void series_unjudged(const struct sweep_set *s, const struct sweep_series
 		unjudged_about(nj, "SWEEP.SATURATION", se->name, "throughput saturation of %s (%zu of %zu "
 			       "configs have both a request throughput and a request latency)", se->name,
 			       se->knee_points, se->n);
+	else if (se->knee < 0 && se->knee_open) { /* a knee may hide in a step not compared */
+		char why[256];
+		sweep_knee_unweighed(s, se, se->n, why, sizeof(why));
+		unjudged_about(nj, "SWEEP.SATURATION", se->name, "throughput saturation of %s (%s)", se->name, why);
+	}
 }
 
 void sweep_unjudged(struct run *run, struct not_judged *nj)

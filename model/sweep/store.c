@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* store.c: the sweep model's storage (see sweep.h): metric, statistic and stimulus
  * names, adding configs and GPU telemetry, values (stored, else recomputed; recomputed where
- * the two differ: sweep_value), and the model's lifetime. */
+ * the two differ: sweep_value; a CSV value's rounding), the confidence of percentiles (none
+ * without a successful request), and the model's lifetime. */
 #include "model/sweep/sweep.h"
 
 #include <ctype.h>
@@ -107,22 +108,6 @@ struct sweep_set *sweep_get(struct run *run)
 	return run->sweep;
 }
 
-enum sweep_stat sweep_knee_stat(const struct sweep_cfg *c)
-{
-	static const enum sweep_stat order[] = { SS_P50, SS_AVG, SS_P99 };
-	double v;
-	for (size_t i = 0; i < ARRAY_LEN(order); i++)
-		if (sweep_value(c, SM_LATENCY, order[i], &v))
-			return order[i];
-	return SS_N;
-}
-
-bool sweep_knee_latency(const struct sweep_cfg *c, double *v)
-{
-	enum sweep_stat st = sweep_knee_stat(c);
-	return st != SS_N && sweep_value(c, SM_LATENCY, st, v);
-}
-
 struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const char *path,
 				const char *source)
 {
@@ -178,6 +163,11 @@ int sweep_value_decimals(const struct sweep_cfg *c, enum sweep_metric m, enum sw
 	return dec > 2 && value_source(c, m, st) == &c->stored && c->stored_csv[m][st] ? 2 : dec;
 }
 
+double sweep_value_rounding(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st)
+{
+	return value_source(c, m, st) == &c->stored && c->stored_csv[m][st] ? SWEEP_CSV_ROUNDING : 0;
+}
+
 /* The percentile Q of a statistic, or 0 for avg, min, max, std. */
 static double stat_quantile(enum sweep_stat st)
 {
@@ -187,11 +177,17 @@ static double stat_quantile(enum sweep_stat st)
 	return q[st];
 }
 
+/* The config's request count, false when unknown (or not a count). */
+static bool request_count(const struct sweep_cfg *c, double *n)
+{
+	return sweep_value(c, SM_COUNT, SS_AVG, n) && *n >= 0;
+}
+
 bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail)
 {
 	double q = stat_quantile(st), n;
-	if (q == 0 || !sweep_value(c, SM_COUNT, SS_AVG, &n) || !(n >= 0))
-		return false;
+	if (q == 0 || !request_count(c, &n) || n == 0)
+		return false; /* n 0: no successful request, no percentile to rest on any */
 	*tail = n * fmin(q, 100 - q) / 100;
 	return true;
 }
@@ -204,8 +200,8 @@ bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st)
 
 bool sweep_confidence_unjudged(const struct sweep_cfg *c, enum sweep_stat st)
 {
-	double tail;
-	return stat_quantile(st) > 0 && !sweep_tail(c, st, &tail);
+	double n;
+	return stat_quantile(st) > 0 && !request_count(c, &n);
 }
 
 void sweep_series_clear(struct sweep_set *s)
@@ -255,6 +251,7 @@ void sweep_free(struct run *run)
 		free(s->unread[i].why);
 	}
 	free(s->unread);
+	byteplan_free(&s->genai_plan);
 	sweep_rank_free(s);
 	free(s->wl_mixed);
 	free(s);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* subsystem.c: the sweep family's registration (registry.h): loaders GenAI-Perf
  * (load_genai*.c), NAT (load_nat.c) and Cerebras (load_cerebras.c), the views
- * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee,
- * best config, constraints; NAT fits and GPU estimate, recomputed or the file's stored
- * one; Cerebras rate and slow ordinal; before them the directories that could not be
- * listed and the level or job files that gave nothing) and the model's lifetime
- * (store.c). Of several series, NAT calculators or Cerebras files the headline names
+ * (views.c), the finding rules (rules.c), the headline summary (stimulus, levels, knee or
+ * why it is not judged, best config and those tied with it, constraints; NAT fits and GPU
+ * estimate, recomputed or the file's stored one; Cerebras rate and slow ordinal; before
+ * them the directories that could not be listed and the level or job files that gave
+ * nothing) and the model's lifetime (store.c). Of several series, NAT calculators or Cerebras files the headline names
  * each, details three (those with a verdict first) and counts and names the rest; a NAT
  * calculator or Cerebras file beside any other input (a GenAI-Perf sweep, a NAT beside a
  * Cerebras file) is named too, never merged silently into one run's lines; its figures
@@ -91,6 +91,8 @@ static void series_summary(const struct sweep_set *s, const struct sweep_series 
 	} else if (se->knee_points < 3) {
 		summary_add(out, TONE_NORMAL, "saturation", "not judged: %zu of %zu levels have both a request "
 			    "throughput and a request latency (the knee test needs 3)", se->knee_points, se->n);
+	} else if (se->knee_open) { /* a knee may hide in a step not compared */
+		summary_add(out, TONE_NORMAL, "saturation", "not judged: %s", unweighed);
 	} else if (se->knee_rising) {
 		summary_add(out, TONE_GOOD, "saturation", "no knee: request throughput still rises at %s %g%s", st,
 			    last, rest);
@@ -121,8 +123,38 @@ static void ranked_summary(const struct sweep_set *s, const struct sweep_cfg *c,
 		    obj, note);
 }
 
+/* Best config c (no --objective) and the configs that tie with it (sweep_best_ties), named:
+ * "a and b tie at the highest request throughput, 20 req/s", each rate given when the tie rests
+ * on a CSV's rounding ("within the CSV's 2 decimals: 0.05 and 0.05 req/s"). */
+static void tie_summary(const struct sweep_set *s, const struct sweep_cfg *c, struct summary *out)
+{
+	const struct sweep_cfg *who[3] = { c };
+	bool rounding;
+	size_t nt = sweep_best_ties(s, c, who + 1, ARRAY_LEN(who) - 1, &rounding);
+	size_t shown = 1 + (nt < ARRAY_LEN(who) - 1 ? nt : ARRAY_LEN(who) - 1), nl = 0, rl = 0;
+	char names[SUMMARY_TEXT] = "", rates[SUMMARY_TEXT] = "", more[40] = "";
+	double v;
+	for (size_t i = 0; i < shown; i++) {
+		const char *sep = !i ? "" : i + 1 == shown && nt + 1 == shown ? " and " : ", ";
+		sweep_value(who[i], SM_RPS, SS_AVG, &v);
+		if (nl < sizeof(names))
+			nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", sep, who[i]->name);
+		if (rl < sizeof(rates))
+			rl += (size_t)snprintf(rates + rl, sizeof(rates) - rl, "%s%.4g", sep, v);
+	}
+	if (nt + 1 > shown)
+		snprintf(more, sizeof(more), " and %zu more", nt + 1 - shown);
+	sweep_value(c, SM_RPS, SS_AVG, &v);
+	if (rounding)
+		summary_add(out, TONE_NORMAL, "best config", "%s%s tie at the highest request throughput within the "
+			    "CSV's 2 decimals: %s%s req/s (no --objective)", names, more, rates, *more ? ", ..." : "");
+	else
+		summary_add(out, TONE_NORMAL, "best config", "%s%s tie at the highest request throughput, %.4g req/s "
+			    "(no --objective)", names, more, v);
+}
+
 /* The best config: rank 1 by --objective, else the passing config with the highest
- * request throughput; or why there is none. */
+ * request throughput (naming those tied with it); or why there is none. */
 static void best_summary(const struct sweep_set *s, struct summary *out)
 {
 	if (s->wl_mixed) { /* a best across models or endpoints compares unlike work */
@@ -142,12 +174,14 @@ static void best_summary(const struct sweep_set *s, struct summary *out)
 		return;
 	}
 	double rps = 0;
-	bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps);
+	bool has_rps = sweep_value(c, SM_RPS, SS_AVG, &rps), tied;
 	if (by_obj)
 		ranked_summary(s, c, out);
 	else if (s->ncfg == 1) /* nothing to be best against */
 		summary_add(out, TONE_NORMAL, "best config", "%s: the only config (request throughput %.4g req/s)",
 			    c->name, rps);
+	else if (has_rps && sweep_best_ties(s, c, NULL, 0, &tied))
+		tie_summary(s, c, out);
 	else
 		summary_add(out, TONE_NORMAL, "best config",
 			    "%s: highest request throughput%s%.4g req/s (no --objective)", c->name,
@@ -275,11 +309,17 @@ static void nat_calc_summary(const struct sweep_set *s, const struct nat_calc *n
 	summary_add(out, TONE_NORMAL, "GPU estimate", "n/a: needs %s", need);
 }
 
+/* A fit below R² 0.7 that is not flat (a flat one is exact: rules.c rule_poor_fit). */
+static bool poor_fit(const struct sweep_fit *f)
+{
+	return f->ok && f->poor && !f->flat;
+}
+
 /* A NAT calculator has a verdict: a poor fit, or no GPU estimate for a target given. */
 static bool nat_has_verdict(const struct sweep_set *s, const struct nat_calc *n)
 {
 	bool targets = s->target_users > 0 && s->test_gpus > 0;
-	return (n->c_fit_lat.ok && n->c_fit_lat.poor) || (n->c_fit_rt.ok && n->c_fit_rt.poor) ||
+	return poor_fit(&n->c_fit_lat) || poor_fit(&n->c_fit_rt) ||
 	       (targets && s->target_latency > 0 && !n->c_est_lat.ok) ||
 	       (targets && s->target_runtime > 0 && !n->c_est_rt.ok);
 }

@@ -13,6 +13,7 @@
 #define MODEL_SWEEP_H
 
 #include "model/base.h"
+#include "model/byteplan.h"
 #include "model/registry.h"
 #include "model/sweep/fit.h"
 
@@ -117,6 +118,11 @@ struct sweep_series {
 	long knee;           /* index into cfg[] of the throughput knee, -1 none */
 	long knee_next;      /* index into cfg[] of the level the knee was compared with: the
 			      * next one with a throughput and a latency, -1 with no knee */
+	int knee_stat;       /* enum sweep_stat of the request latency the knee's step compared:
+			      * the first of p50, avg, p99 both levels have; SS_N with no knee */
+	size_t knee_open;    /* steps between two levels weighed that the knee test could not
+			      * compare (no latency statistic at both, or a CSV's 2 decimals that
+			      * could decide them: sweep_knee_unweighed names them) */
 	size_t knee_points;  /* configs the knee test can weigh (fit_knee_points) */
 	bool knee_rising;    /* the last of them has more throughput than the one before */
 	long knee_last;      /* index into cfg[] of the last of them, -1 none */
@@ -292,6 +298,7 @@ struct sweep_set {
 	struct sweep_unread *unread; /* directories under a loaded path that could not be listed, and
 				      * level or job files that gave nothing (sweep_file_unread) */
 	size_t nunread;
+	struct byteplan genai_plan;  /* the GenAI-Perf loader's bytes over the run's PATHs */
 	/* sizing targets (from opts) */
 	double target_users, target_latency, target_runtime;
 	long test_gpus;
@@ -305,27 +312,31 @@ struct sweep_cfg *sweep_add_cfg(struct sweep_set *s, const char *name, const cha
 				const char *source);
 struct sweep_gpu *sweep_add_gpu(struct sweep_set *s, size_t cfg, const char *metric,
 				const char *unit, const char *gpu);
-/* Latency used for the knee: p50, else avg, else p99 request latency (ms); which of them
- * (SS_N when none). */
-bool sweep_knee_latency(const struct sweep_cfg *c, double *v);
-enum sweep_stat sweep_knee_stat(const struct sweep_cfg *c);
-/* Series se with a knee (derived): true when a level before the knee lacks a stimulus, a
- * request throughput or a request latency (> 0), which the knee test could not weigh, so
- * an earlier knee may hide there: the knee is at or before the level found, as the
- * headline, the report and SWEEP.SATURATION say. *below (may be NULL) gets the index into
- * cfg[] of the last level weighed before the first such level (the highest known to be at
- * or below the knee), -1 when there is none or the knee is not "at or before". */
+/* The knee test (analysis_knee.c) compares two neighbouring levels on one request latency
+ * statistic both have, the first of p50, avg and p99 (ms), never one's p50 with the other's
+ * average; a step with none in common, or whose verdict the 2-decimal rounding of a value
+ * read from a CSV could decide, is not compared (sweep_series.knee_open).
+ * Series se with a knee (derived): true when a level before the knee lacks a stimulus, a
+ * request throughput or a request latency (> 0), which the knee test could not weigh, or a
+ * step up to the knee was not compared, so an earlier knee may hide there: the knee is at
+ * or before the level found, as the headline, the report and SWEEP.SATURATION say. *below
+ * (may be NULL) gets the index into cfg[] of the highest level known to be at or below the
+ * knee: the last level weighed before the first such level, or the first level of the
+ * first step not compared; -1 when there is none or the knee is not "at or before". */
 bool sweep_knee_or_before(const struct sweep_set *s, const struct sweep_series *se, long *below);
 /* The levels of series se before index upto of cfg[] (se->n: all) the knee test could not
- * weigh and what they lack, into buf: "concurrency 2, 8 not judged (no request latency)";
- * "" when there are none or no level of se was weighed. */
+ * weigh and what they lack, then the steps from a level before upto it could not compare and
+ * why, into buf: "concurrency 2, 8 not judged (no request latency); concurrency 16 to 32 not
+ * compared (request throughput 0.05 -> 0.05 req/s has 2 decimals in the CSV: its rounding
+ * could decide the knee)"; "" when there are none or no level of se was weighed. */
 void sweep_knee_unweighed(const struct sweep_set *s, const struct sweep_series *se, size_t upto, char *buf,
 			  size_t n);
 /* Whether the knee test of series se (derived) compared its level lo with its level hi
- * (lo < hi, of se's stimulus): both weighed, and no level between them that has a request
+ * (lo < hi, of se's stimulus): both weighed, no level between them that has a request
  * throughput or a request latency but not both (the test compares nothing across it; one
- * with neither is passed over). Else false, why into why: "no concurrency 16",
- * "concurrency 16 has no request latency". */
+ * with neither is passed over), and every step from lo to hi compared. Else false, why into
+ * why: "no concurrency 16", "concurrency 16 has no request latency", "concurrency 8 to 16 not
+ * compared (...)". */
 bool sweep_knee_compared(const struct sweep_set *s, const struct sweep_series *se, double lo, double hi, char *why,
 			 size_t n);
 /* The series a finding of s's rules (rules.c) is about: SWEEP.SATURATION's (the series of
@@ -336,13 +347,15 @@ const struct sweep_series *sweep_finding_series(const struct sweep_set *s, const
  * n x min(Q, 100 - Q) / 100 of them beyond its pQ (the tail that backs it); below
  * SWEEP_LOWCONF_TAIL requests the pQ rests on one or two extreme requests and is low
  * confidence: p99 needs 500 requests, p95 100, p90 50, p50 10. sweep_tail() is false
- * when st is not a percentile or the config's request count is unknown;
- * sweep_low_confidence() is false then too (not judged). */
+ * when st is not a percentile, the config's request count is unknown, or it is 0 (no
+ * successful request: no percentile, missing, never a tail of 0); sweep_low_confidence()
+ * is false then too (not judged). */
 #define SWEEP_LOWCONF_TAIL 5
 bool sweep_tail(const struct sweep_cfg *c, enum sweep_stat st, double *tail);
 bool sweep_low_confidence(const struct sweep_cfg *c, enum sweep_stat st);
 /* st is a percentile whose confidence cannot be judged: the config's request count is
- * unknown (older GenAI-Perf exports); the report, the pane and the view say n/a. */
+ * unknown (older GenAI-Perf exports); the report, the pane and the view say n/a. False for
+ * a count of 0 (no percentile to judge). */
 bool sweep_confidence_unjudged(const struct sweep_cfg *c, enum sweep_stat st);
 /* The value a view / objective uses: stored, else recomputed; recomputed, else stored, for a
  * metric whose recomputation from the raw export disagrees with the stored value (differs:
@@ -352,6 +365,11 @@ bool sweep_value(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat
 /* dec, or 2 when fewer and the value sweep_value gives was read from a CSV, which rounds to 2
  * decimals (stored_csv): a report never shows the CSV's 0.06 as "0.060". */
 int sweep_value_decimals(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st, int dec);
+/* The half-width of the rounding of the value sweep_value gives: SWEEP_CSV_ROUNDING when it
+ * was read from a CSV's 2 decimals (stored_csv; in the CSV's unit, which GenAI-Perf writes in
+ * ms and req/s), else 0 (full precision). */
+#define SWEEP_CSV_ROUNDING 0.005
+double sweep_value_rounding(const struct sweep_cfg *c, enum sweep_metric m, enum sweep_stat st);
 
 /* The distinct recorded values of workload key k over the configs, sorted, joined by
  * " / " ("auto / llama-70b"); NULL when no config records it. The caller frees. */
@@ -364,8 +382,15 @@ bool sweep_same_workload(const struct sweep_set *s, const struct sweep_cfg *a, c
 /* The best config, the one every report names: NULL when the configs measure different
  * workloads (s->wl_mixed); under --objective the config ranked 1 (it may fail the
  * constraints), else the passing config with the highest request throughput; NULL when
- * none. *by_objective (may be NULL) tells which rule chose. */
+ * none (the first in load order of those tied: sweep_best_ties). *by_objective (may be
+ * NULL) tells which rule chose. */
 const struct sweep_cfg *sweep_best(const struct sweep_set *s, bool *by_objective);
+/* Without --objective, the other passing configs whose request throughput ties with best's
+ * (equal within 1e-9 relative, or, read from a CSV, within its rounding: sweep_value_rounding):
+ * how many, the first max into tie[]; *rounding: a tie rests on a CSV's rounding (either may
+ * be higher). 0 under --objective or without a best. */
+size_t sweep_best_ties(const struct sweep_set *s, const struct sweep_cfg *best, const struct sweep_cfg **tie,
+		       size_t max, bool *rounding);
 
 /* Derive series, stimulus, fits, knees and ranking (idempotent; loaders invalidate
  * by setting derived=false). Uses the run's opts for objectives, constraints, targets. */
@@ -391,7 +416,8 @@ const char *sweep_ref_errors(struct run *run);
  * those metrics". */
 const char *sweep_con_unjudged_why(const struct sweep_set *s);
 /* The model commands ':objective SPEC' and ':constraint EXPR|clear' (subsystem.c):
- * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears. */
+ * 0 with a summary in msg, or -1 with the error in msg. An empty objective clears; an
+ * empty constraint is refused with the usage (only 'clear' clears). */
 int sweep_cmd_objective(struct run *run, const char *args, char *msg, size_t n);
 int sweep_cmd_constraint(struct run *run, const char *args, char *msg, size_t n);
 

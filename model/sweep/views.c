@@ -51,8 +51,19 @@ struct sweep_cols {
 	int recomputed, score, rank, pass, failed, tail95, tail99, lowconf, streaming;
 };
 
-/* The percentiles of this view that rest on fewer than SWEEP_LOWCONF_TAIL requests:
- * "p95 p99", "none", or "n/a" when the request count is unknown. */
+/* Config c has percentile st of some per-request metric (a latency, a length). */
+static bool has_percentile(const struct sweep_cfg *c, enum sweep_stat st)
+{
+	double v;
+	for (int m = 0; m < SM_N; m++)
+		if (!sweep_metric_info(m)->system && sweep_value(c, m, st, &v))
+			return true;
+	return false;
+}
+
+/* The percentiles of this view that c has and that rest on fewer than SWEEP_LOWCONF_TAIL
+ * requests: "p95 p99", "none", or "n/a" when the request count is unknown or 0 (no
+ * successful request: no percentile). */
 static void lowconf_text(const struct sweep_cfg *c, char *buf, size_t n)
 {
 	static const enum sweep_stat shown[] = { SS_P50, SS_P90, SS_P95, SS_P99 };
@@ -61,7 +72,7 @@ static void lowconf_text(const struct sweep_cfg *c, char *buf, size_t n)
 	snprintf(buf, n, "%s", sweep_tail(c, SS_P50, &tail) ? "none" : "n/a");
 	for (size_t i = 0; i < ARRAY_LEN(shown) && k + 8 < n; i++) {
 		enum sweep_stat st = shown[i];
-		if (sweep_low_confidence(c, st))
+		if (sweep_low_confidence(c, st) && has_percentile(c, st))
 			k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "", sweep_stat_name(st));
 	}
 }
@@ -291,8 +302,8 @@ static void sizing_row(struct table *t, const struct sizing_cols *c, long ref,
 		table_set_num(t, r, c->r2, cf->r2);
 		fit_outliers_text(cf, buf, sizeof(buf));
 		table_set_text(t, r, c->out, buf);
-		if (cf->nused > 2) /* a line fits any two points: nothing to judge */
-			table_set_text(t, r, c->poor, cf->poor ? "yes" : "no");
+		if (cf->nused > 2) /* a line fits any two points: nothing to judge; a flat one every point */
+			table_set_text(t, r, c->poor, cf->poor && !cf->flat ? "yes" : "no");
 	}
 	table_set_num_opt(t, r, c->target, target, target > 0);
 	table_set_num_opt(t, r, c->target_conc, e->conc, e->ok);
@@ -350,8 +361,9 @@ static struct table *build_sizing(struct run *run, char *err, size_t errn)
 	c.s_out = table_add_col(t, "stored_outliers", COL_TEXT, 10, 0);
 	c.out = table_add_col(t, "outliers", COL_TEXT, 10, 0);
 	c.poor = table_add_col(t, "poor_fit", COL_TEXT, 8, 0);
-	table_col_doc(t, c.poor, "yes when the recomputed R² is below 0.7 (the calculator stores no fit); empty "
-		      "with no fit or a fit of 2 points (a line fits any two, so its R² says nothing); ");
+	table_col_doc(t, c.poor, "yes when the recomputed R² is below 0.7 (the calculator stores no fit); no for a "
+		      "flat fit, every point equal (exact: R² 0 by convention, the calculator still stores none); "
+		      "empty with no fit or a fit of 2 points (a line fits any two, so its R² says nothing); ");
 	c.target = table_add_col(t, "target_s", COL_NUM, 8, 3);
 	c.target_conc = table_add_col(t, "target_concurrency", COL_NUM, 10, 2);
 	c.s_gpus = table_add_col(t, "stored_gpus", COL_NUM, 10, 4);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # dasf_bad.sh: bad numbers in a DASF database (gen_dasf fixture, one float patched): a huge
 # finite duration (1e308) is printed in a bounded form with its unit in the headline, the
-# report and the findings, never as hundreds of digits; a NaN or -inf Compute timestamp is
+# report and the findings, never as hundreds of digits (its critical path is the whole chain
+# load-1 -> proc-1 -> sum-0, whose 2 s and 3 s its sum absorbs, never load-1 alone); a NaN or -inf Compute timestamp is
 # warned about with its file and offset and is an empty cell in the CSV views (and does not
 # shift the other tasks' offsets on the host); in the report's tables a number is never cut:
 # a 12050.25 s task widens its columns (headers aligned), 1e16 s is in exponent form, a
@@ -29,7 +30,7 @@ patch huge duration 1e308
 "$BIN" --print --no-index --color never huge >huge.txt 2>/dev/null
 tap_check "1e308 s: headline and report in exponent form with the unit" \
 	'grep -q "^  DASF tasks .*; 1e+308 s of task time$" huge.txt &&
-	 grep -q "^  task time 1.00e+308 s · critical path 1.00e+308 s over 1 task$" huge.txt'
+	 grep -q "^  task time 1.00e+308 s · critical path 1.00e+308 s over 3 tasks$" huge.txt'
 tap_check "1e308 s: the findings bounded (dominant function, worker imbalance)" \
 	'grep -q "load ran 3 tasks for 1.00e+308 s of 1.00e+308 s of task time .*mean task time \
 3.33e+307 s\.$" huge.txt &&

@@ -18,8 +18,9 @@
 # usable duration on a side: no inf, nan or -inf anywhere; that function's total, deltas
 # and noise empty and its change n/a (never slower on 20 timed tasks of 21), named with why
 # in the view's note; the task time line and the verdict say why it is n/a ("the task times
-# of A overflow"). A function of 0 s tasks in A slower in B: its change in seconds, never
-# "+inf%".
+# of A overflow"; "Compute events skipped: 0 of A, 1 of B" when a loader skipped one, never
+# "overflow"). A function of 0 s tasks in A slower in B: its change in seconds, never
+# "+inf%". A critical path other chains are as long as reads "(tied)".
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 B="$TSCOPE_ROOT/${TSCOPE_BUILD:-build}/tests"
@@ -52,7 +53,7 @@ time +28.4% in B$" ab.txt'
 tap_check "--print: tasks, task time, critical path and span A -> B" \
 	'grep -q "^  tasks: 148 -> 148 (functions 5 -> 5, workers 4 -> 4, hosts 2 -> 2)$" ab.txt &&
 	 grep -q "^  task time: 77.2 s -> 99.2 s (+21.9 s, +28.4%)$" ab.txt &&
-	 grep -q "^  critical path: 1.8 s over 2 tasks -> 2.4 s over 2 tasks$" ab.txt &&
+	 grep -q "^  critical path: 1.8 s over 2 tasks (tied) -> 2.4 s over 2 tasks (tied)$" ab.txt &&
 	 grep -q "^  span: 19.5 s -> 25 s " ab.txt'
 tap_check "--print: the functions table, then the findings" \
 	'grep -q "^  predict  *slower  *40  *40  *1.0970  *1.6455  *50.0  *21.940$" ab.txt && grep -q "^● FINDINGS" ab.txt'
@@ -115,7 +116,18 @@ tap_check "... of B: no saving read off the tasks left (not '-25.0%')" \
 	 grep -q "; total task time n/a (tasks without a duration: 0 of A, 1 of B)$" tn.txt && ! grep -q "25.0%" tn.txt'
 tap_check "... its function and worker findings not judged, never new in B; its critical path n/a, said why" \
 	'grep -q "^● FINDINGS — 0 new in B" tn.txt && ! grep -q "^  new " tn.txt &&
-	 grep -q "^  critical path: 4 s over 1 task -> n/a (tasks without a usable duration)$" tn.txt'
+	 grep -q "^  critical path: 4 s over 1 task (tied) -> n/a (tasks without a usable duration)$" tn.txt'
+# B's loader skipped a Compute event (no args.name): its task time is unknown, never a total
+# of the rest, and never said to overflow
+mkdir dvd_lost && for t in 'a-1", "name": "a' 'b-1", "name": "b' 'x-1'; do
+	printf 'trace: {"name": "Compute", "timestamp": 1000, "process_id": "h", "thread_id": "worker-h-0", '
+	printf '"data": {"key": "%s"}, "duration": 4000}\n' "$t"
+done >dvd_lost/lost.msgpack
+"$TSCOPE_BIN" --print --no-index --color never dvd_tie dvd_lost >tl.txt 2>/dev/null
+tap_check "a side whose loader skipped a Compute event: task time, change and critical path n/a, said why" \
+	'grep -q "^  task time: 8 s -> n/a (change n/a: Compute events skipped: 0 of A, 1 of B)$" tl.txt &&
+	 grep -q "^  critical path: 4 s over 1 task (tied) -> n/a (Compute events that were skipped)$" tl.txt &&
+	 ! grep -q "overflow" tl.txt'
 mkdir dvd_nan2 && cp dvd_nan/* dvd_nan2/
 "$TSCOPE_BIN" --print --no-index --color never dvd_nan dvd_nan2 >nn.txt 2>/dev/null
 tap_check "two copies with functions without a duration: those named, not compared" \

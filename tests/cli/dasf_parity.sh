@@ -23,7 +23,11 @@
 # became a skipped record with a warning, not an event task_balance dropped in silence;
 # the mutants' when a Compute event without a numeric duration (a mutated byte) became a task
 # whose time is missing, as a NaN one (and, kept, its repeats of another mutant's tasks
-# warned of), not a skipped record.
+# warned of), not a skipped record; skew's when task_graph's Critical read yes on every chain
+# as long as the critical path (big-1 and big-2, 3 s each, tie with big-0), not no; var's and
+# mut_legacy's when a Compute event the loader skips (var's without an args map, mut_legacy's
+# without a name) left the critical path unknown (Critical empty, no critical_path rows), as a
+# task without a usable duration does, not a path that may miss the lost task.
 # Diagnostics are in the sources view, so their file, offset and reason are compared too.
 # Views of other layers (findings, heatmap cells) and the wording of `--print` change with
 # other work and are pinned by their own tests; the

@@ -2,8 +2,8 @@
 # dasf_verdicts.sh: DASF verdicts stay true on edge cases (gen_dasf verdicts): a dependency
 # cycle makes the critical path n/a and is named in the sources (task_graph's Critical
 # cells are then missing, as with a task without a usable duration, never "no": they read
-# no for a task off a known critical path, yes on it); tasks of 0 s leave the
-# function and worker rules not judged; negative and NaN/inf durations are flagged and
+# no for a task off a known critical path, yes on it or on a chain as long); tasks of 0 s
+# leave the function and worker rules not judged; negative and NaN/inf durations are flagged and
 # counted as missing alike in the headline, the report and the views, and leave the
 # function and worker rules not judged (naming whose tasks) and the critical path n/a
 # (naming a task; never its time as 0 s), in the headline, the report and the exports; a
@@ -22,7 +22,11 @@
 # why, and shares still right (50%, not 0%); Managed Memory events too far from 0 for
 # task_balance are skipped, counted, with file and offset; a key with no Compute event between
 # two tasks that ran makes the critical path n/a, naming it, and keys with none at a chain's
-# start or end are left out of it, as the headline says.
+# start or end are left out of it, as the headline says. A Compute event the loader skips
+# (no args.name) leaves the task time, both rules and the critical path unknown, said; an
+# infinite duration holds no GPU sample, as a NaN one; chains tying for the critical path are
+# all Critical, the tie said; workers tying for busiest or least busy are all named; a thread
+# id on two hosts is named with its host.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 BIN=${TSCOPE_BIN:?}
@@ -48,7 +52,7 @@ crit_cells() { # the distinct Critical cells of task_graph
 }
 tap_check "no critical path (a cycle, a negative or NaN duration): task_graph's Critical empty, never no" \
 	'[ -z "$(crit_cells v/cycle.msgpack)" ] && [ -z "$(crit_cells v/neg.msgpack)" ] &&
-	 [ -z "$(crit_cells v/nan.msgpack)" ] && [ "$(crit_cells v/tie.msgpack)" = "no yes" ]'
+	 [ -z "$(crit_cells v/nan.msgpack)" ] && [ "$(crit_cells v/tie.msgpack)" = "yes" ]'
 tap_check "cycle: a warning in the sources names the cycle" \
 	'sources v/cycle.msgpack | grep -q "^warning,.*cycle.msgpack,.*dependency cycle through task .[abc]-1."'
 report v/allcycle.msgpack >allcycle.txt
@@ -267,4 +271,62 @@ tap_check "keys with no Compute event at a chain's start or end: left out of the
 	'grep -q "^  critical path  *2.5 s over 2 tasks, leaving out 2 keys that have no task (Compute) event and \
 start or end a chain (.in-0. among them)" loose.out &&
 	 [ "$(sed 1d loose_cp.csv | cut -d, -f2 | paste -sd" " -)" = "y-1 y-2" ]'
+
+# 12. a Compute event the loader skips (no args.name) ran 5 s on worker-h-1: the task time,
+# the function and worker rules and the critical path are unknown, never f's 75% of the
+# rest or worker-h-0 busiest (f 3 s on worker-h-0, g 1 s on worker-h-1)
+{ ctask f-1 f 100000 3000 0 "" ""; ctask g-1 g 100000 1000 1 "" ""
+  printf 'trace: {"name": "Compute", "timestamp": 102000, "process_id": "h", "thread_id": "worker-h-1", '
+  printf '"data": {"key": "x-1"}, "duration": 5000}\n'; } >noname.txt
+report --dasf noname.txt >noname.out
+tap_check "a skipped Compute event (no name): task time n/a, both rules not judged, no critical path, said why" \
+	'grep -q "^  DASF tasks .*; task time n/a (1 Compute event without string args .name. was skipped)$" noname.out &&
+	 grep -q "^  - dominant task function (1 Compute event without string args .name. was skipped: the task \
+time is unknown)$" noname.out &&
+	 grep -q "^  - worker imbalance (1 Compute event without string args .name. was skipped: the task time is \
+unknown)$" noname.out &&
+	 grep -q "^  critical path  *n/a: 1 Compute event without string args .name. was skipped, so the longest \
+chain is unknown" noname.out && ! grep -q "FUNCTION_DOMINATES\|WORKER_IMBALANCE\| over " noname.out'
+# an infinite duration is as unusable as a NaN one: no span, so no GPU sample is its (alpha
+# would take all 8 idle samples, taken while beta ran)
+for d in Infinity NaN; do
+	{ ctask a-1 alpha 100000 "$d" 0 "" ""; ctask b-1 beta 100000 10000 1 "" ""
+	  for i in 0 1 2 3 4 5 6 7; do
+		printf 'trace: {"name": "Resource Usage", "timestamp": %s, "process_id": "g", ' $((100500 + i * 1000))
+		printf '"data": {"gpu_utilization": 0, "gpu_memory_used": 1000000000}}\n'
+	  done; } >"idle_$d.txt"
+	report --dasf "idle_$d.txt" >"idle_$d.out"
+	"$BIN" --export function_bottleneck --dasf "idle_$d.txt" >"idle_$d.csv" 2>/dev/null
+done
+idle_ok() { # DURATION: beta has the idle samples, alpha (no span) none, and the report says so
+	grep -q "most of them during beta (8)\. 1 task without a usable duration or timestamp is left out of the \
+matching: its span is unknown\.$" "idle_$1.out" && grep -q "^h,0,alpha,,,,,0,,1,$" "idle_$1.csv"; }
+tap_check "an infinite duration holds no GPU sample, as a NaN one: beta named, alpha's GPU cells empty, the gap said" \
+	'idle_ok Infinity && idle_ok NaN'
+# chains that tie for the longest (a 1 s -> b 2 s beside c 2 s -> d 1 s): every task on one is
+# Critical, and the headline and the report say the path is one of several
+{ ctask a-1 fa 100000 1000 0 "" '"b-1"'; ctask b-1 fb 101000 2000 0 '"a-1"' ""
+  ctask c-1 fc 100000 2000 1 "" '"d-1"'; ctask d-1 fd 102000 1000 1 '"c-1"' ""; } >chains.txt
+report --dasf chains.txt >chains.out
+tap_check "chains tying for the critical path: Critical yes on both, the tie said in the headline and the report" \
+	'[ "$(crit_cells --dasf chains.txt)" = "yes" ] &&
+	 grep -q "^  critical path  *3 s over 2 tasks, one of several chains as long (4 tasks lie on them" chains.out &&
+	 grep -q "^  task time 6.000 s · critical path 3.000 s over 2 tasks, one of several chains as long (4 tasks \
+lie on them)$" chains.out'
+# workers tying for busiest (4 s, 4 s) and least busy (0.5 s, 0.5 s): all named, none singled out
+{ ctask p-1 p 100000 4000 0 "" ""; ctask q-1 q 100000 4000 1 "" ""; ctask r-1 r 100000 500 2 "" ""
+  ctask s-1 s 100000 500 3 "" ""; } >wtie.txt
+report --dasf wtie.txt >wtie.out
+tap_check "workers tying for busiest and least busy: every tied one named, none called the busiest alone" \
+	'grep -q "Worker imbalance: worker-h-0 and worker-h-1 are busy 1.8x the mean worker" wtie.out &&
+	 grep -q "4 workers; busiest worker-h-0 and worker-h-1 tie at 4.000 s of tasks each, least busy worker-h-2 \
+and worker-h-3 tie at 0.500 s each, mean 2.250 s\." wtie.out'
+# one thread id on two hosts (worker-0 of hA ran 3 s, worker-0 of hB 1 s): named with the host
+htask() { printf 'trace: {"name": "Compute", "timestamp": 100000, "process_id": "%s", "thread_id": "worker-0", ' "$1"
+	printf '"data": {"key": "%s-1", "name": "%s"}, "duration": %s}\n' "$2" "$2" "$3"; }
+{ htask hA f 3000; htask hB g 1000; } >samethr.txt
+report --dasf samethr.txt >samethr.out
+tap_check "a thread id on two hosts: the workers named with their host, never one busiest and least busy" \
+	'grep -q "Worker imbalance: worker-0 on hA is busy 1.5x the mean worker" samethr.out &&
+	 grep -q "busiest worker-0 on hA 3.000 s of tasks, least busy worker-0 on hB 1.000 s" samethr.out'
 tap_plan

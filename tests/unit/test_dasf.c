@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_dasf.c: the DASF loader and analyses against values worked out by hand from the
  * spec's definitions (formats.md §1.5) on the fixture of tests/tools/dasf_writer.h,
- * the first-match resource rule against a brute-force O(R x E) reference, the findings,
- * and hostile inputs (bad length, garbage, empty file, unknown event, missing keys,
- * hostile counts, legacy text). */
+ * the first-match resource rule against a brute-force O(R x E) reference, the findings
+ * (ties named, a thread id of two hosts told apart, skipped Compute events weighed as
+ * unknown time), and hostile inputs (bad length, garbage, empty file, unknown event,
+ * missing keys, hostile counts, legacy text). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -511,6 +512,81 @@ static void test_missing_duration(void)
 	free(path);
 }
 
+/* Workers tied for busiest (4 s each) are named together and none has the evidence: every
+ * function_bottleneck row; a thread id of two hosts (worker-0) is named with its host and
+ * its evidence is its own tasks, never the task balance row both hosts share. */
+static void test_worker_ties(void)
+{
+	char *path = tmp_path("wties.msgpack");
+	struct dw w;
+	dw_open(&w, path);
+	static const double busy[] = { 4, 4, 0.5, 0.5 };
+	for (int i = 0; i < 4; i++) {
+		char key[16], thread[16], fn[8];
+		snprintf(key, sizeof(key), "f%d-1", i);
+		snprintf(thread, sizeof(thread), "worker-h-%d", i);
+		snprintf(fn, sizeof(fn), "f%d", i);
+		dw_compute(&w, &(struct dw_task){ "h", thread, key, fn, 100, busy[i], 1, DW_NONE, DW_NONE });
+		dw_memory(&w, "h", thread, 100 + busy[i], key, 1, 1);
+	}
+	dw_close(&w);
+	struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	const struct finding *f = tu_finding(run, "DASF.WORKER_IMBALANCE");
+	ok(f && strstr(f->title, "worker-h-0 and worker-h-1 are busy 1.8x") && f->ev.kind == EV_TASK && !f->ev.name &&
+	   f->ev.view && strcmp(f->ev.view, "function_bottleneck") == 0,
+	   "WORKER_IMBALANCE with a tie at the top: both named, every function_bottleneck row the evidence");
+	struct table *t = view(run, "task_graph");
+	ok(t && t->nview == 4 && strcmp(txt(t, 0, "Critical"), "yes") == 0 && strcmp(txt(t, 1, "Critical"), "yes") == 0 &&
+	   strcmp(txt(t, 2, "Critical"), "no") == 0, "task_graph: both 4 s tasks critical (a tie), the 0.5 s ones not");
+	table_free(t);
+	run_free(run);
+	dw_open(&w, path);
+	dw_compute(&w, &(struct dw_task){ "hA", "worker-0", "f-1", "f", 100, 3, 1, DW_NONE, DW_NONE });
+	dw_compute(&w, &(struct dw_task){ "hB", "worker-0", "g-1", "g", 100, 1, 1, DW_NONE, DW_NONE });
+	dw_memory(&w, "hA", "worker-0", 100, "f-1", 1, 1);
+	dw_memory(&w, "hB", "worker-0", 100.5, "g-1", 1, 7);
+	dw_close(&w);
+	run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+	f = tu_finding(run, "DASF.WORKER_IMBALANCE");
+	ok(f && strstr(f->detail, "busiest worker-0 on hA 3.000 s of tasks, least busy worker-0 on hB 1.000 s") &&
+	   f->ev.kind == EV_TASK && strcmp(f->ev.view, "tasks") == 0 && strcmp(f->ev.name, "worker-0") == 0 &&
+	   strcmp(f->ev.match_col, "Worker") == 0 && f->ev.also[0] && strcmp(f->ev.also[0], "hA") == 0,
+	   "a thread id on two hosts: named with the host, its own tasks the evidence (not the shared row)");
+	run_free(run);
+	free(path);
+}
+
+/* A Compute event the loader skips (no args.name, no args map, no numeric timestamp) is a
+ * task whose time is unknown: the task time and critical path n/a, no share judged. */
+static void test_lost_compute(void)
+{
+	char *path = tmp_path("lost.msgpack");
+	for (int k = 0; k < 3; k++) {
+		struct dw w;
+		dw_open(&w, path);
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-0", "f-1", "f", 100, 3, 1, DW_NONE, DW_NONE });
+		dw_compute(&w, &(struct dw_task){ "h", "worker-h-1", "g-1", "g", 100, 1, 1, DW_NONE, DW_NONE });
+		msgpack_pack_map(&w.pk, 5); /* k 0: args without a name, 1: no args map, 2: no timestamp */
+		dw_str(&w, "name"); dw_str(&w, "Compute");
+		dw_str(&w, k == 2 ? "time" : "timestamp"); msgpack_pack_double(&w.pk, 102);
+		dw_str(&w, "duration"); msgpack_pack_double(&w.pk, 5);
+		dw_str(&w, "thread_id"); dw_str(&w, "worker-h-1");
+		dw_str(&w, k == 1 ? "argz" : "args"); msgpack_pack_map(&w.pk, 1);
+		dw_str(&w, "key"); dw_str(&w, "x-1");
+		dw_flush(&w);
+		dw_close(&w);
+		struct run *run = run_open((const char *const[]){ path }, 1, &no_opts, NULL);
+		struct dasf_summary s;
+		static const char *const why[] = { "args 'name'", "args map", "numeric 'timestamp'" };
+		ok(dasf_summarize(run, &s) && s.tasks == 2 && tu_has_diag(run, why[k], NULL) && isnan(s.total_task_s) &&
+		   isnan(s.critical_s) && !tu_finding(run, "DASF.FUNCTION_DOMINATES") &&
+		   !tu_finding(run, "DASF.WORKER_IMBALANCE"),
+		   "a skipped Compute event (case %d): task time and critical path n/a, no share judged", k);
+		run_free(run);
+	}
+	free(path);
+}
+
 /* A finding on a worker's row persists in a comparison when B has one more worker that
  * sorts before it (its row number shifts, its name does not). */
 static void test_compare_worker_rows(void)
@@ -807,6 +883,8 @@ int main(void)
 	test_dominant_tokens();
 	test_idle_ties();
 	test_missing_duration();
+	test_worker_ties();
+	test_lost_compute();
 	test_compare_worker_rows();
 	test_hostile();
 	test_nul_keys();

@@ -2,8 +2,10 @@
 /* test_progress.c: the partial Overview of a loading run (model/steps/progress.c): ranks
  * taken in as they are published, within a record budget per call, figures labelled
  * partial, run-wide figures n/a, no verdict; a replaced rank starts the digest again;
- * finalize closes the model to the reader; and a loader thread publishing while the
- * reader takes ranks in (run under -fsanitize=thread to check the locking). */
+ * finalize closes the model to the reader; a run with no step model (a DASF database, a
+ * sweep) shows its files and records, nothing of ranks or steps; and a loader thread
+ * publishing while the reader takes ranks in (run under -fsanitize=thread to check the
+ * locking). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,6 +85,7 @@ static void test_partial(void)
 	is_str(line(&f, "no verdict"), "n/a: loading (3 of 4 ranks): findings are judged when the load ends",
 	       "no verdict yet");
 	ok(!any_good(&s) && !any_good(&f), "nothing reads as a good verdict");
+	is_str(steps_progress_finishing(p), "aligning the steps and analysing", "every file read: the steps aligned");
 
 	steps_publish_rank(m, make_rank(m, 1, 100, 0.030, 0.060));   /* rank 1 replaced */
 	steps_progress_update(p, run, 1000000);
@@ -99,16 +102,27 @@ static void test_partial(void)
 	run_free(run);
 }
 
+/* A run with no step model (one of DASF's databases read so far): nothing of ranks,
+ * steps or step times, which it will never have; its files and records, and no verdict. */
 static void test_no_steps(void)
 {
 	struct run *run = new_run();
+	run_source_done(run, run_add_source(run, "db/a-TracePlugin-h0.msgpack", "dasf", -1, 4096), 7, 0, 0, false);
+	run_add_source(run, "db/b-TracePlugin-h1.msgpack", "dasf", -1, 4096);
 	struct steps_progress *p = steps_progress_new();
 	struct summary s, f;
-	ok(steps_progress_update(p, run, 10), "no step model yet: the load goes on");
-	steps_progress_lines(p, NULL, &s, &f);
-	is_str(line(&s, "ranks"), "0 loaded so far (how many in all: not known yet)", "no rank yet, none planned");
-	is_str(line(&s, "steps"), "none loaded yet", "no steps yet");
-	ok(strstr(line(&s, "step time"), "n/a") == line(&s, "step time"), "step time n/a");
+	ok(steps_progress_update(p, run, 10), "no step model: the load goes on");
+	steps_progress_lines(p, "db", &s, &f);
+	is_str(line(&s, "sources"), "2 files, 7 records loaded so far", "the files and records so far");
+	is_str(line(&s, "path"), "db", "the path");
+	for (size_t i = 0; i < s.n; i++)
+		ok(!strstr(s.line[i].text, "rank") && !strstr(s.line[i].text, "run.json") &&
+		   !strstr(s.line[i].key, "step"), "no rank, run.json or step in '%s  %s'", s.line[i].key, s.line[i].text);
+	ok(!*line(&s, "run") && !*line(&s, "ranks") && !*line(&s, "steps") && !*line(&s, "step time") &&
+	   !*line(&s, "stragglers"), "no run name, ranks, steps, step time or straggler line");
+	is_str(line(&f, "no verdict"), "n/a: loading: findings are judged when the load ends", "no verdict yet");
+	is_int(f.n, 1, "and no other finding");
+	is_str(steps_progress_finishing(p), "analysing", "every file read: analysing, no steps to align");
 	steps_progress_free(p);
 	run_free(run);
 }

@@ -533,6 +533,10 @@ static void test_nat(void)
 		const struct nat_calc *n = &s->nat[0];
 		is_str(n->mode, "online", "online job directory");
 		ok(!n->pt[6].valid && n->pt[6].interrupted, "interrupted concurrency 64 not fitted");
+		ok(!n->pt[6].has_total && n->pt[0].has_total && n->pt[0].total_rt == 20,
+		   "its zeroed total_runtime is not measured, a fitted one's is kept");
+		ok(tu_has_diag(run, "concurrency 64 total_runtime 0 read as not measured", NULL),
+		   "... with a note");
 		is_dbl(n->c_fit_rt.slope, 0.6568376759061832, 1e-12, "recomputed runtime slope");
 		ok(n->c_fit_lat.nout == 1 && n->c_fit_lat.outliers[0] == 32, "recomputed latency outlier 32");
 		ok(n->pt[5].c_out_lat && !n->pt[4].c_out_lat, "outlier flag on concurrency 32 only");

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_sweep_fit.c: the numeric core of sweeps and sizing: numpy-linear percentiles,
  * the NAT linear fit with its outlier rules and GPU estimates, pinned to the reference
- * numbers of formats.md §4.4 (no fit of values so large that its sums overflow), and the
- * throughput knee (a step wider than a doubling counts as a doubling). */
+ * numbers of formats.md §4.4 (no fit of values so large that its sums overflow; no rounding
+ * noise in an intercept of 0), and the throughput knee (a step wider than a doubling counts
+ * as a doubling; thresholds that hold at their value; neighbours compared on one latency
+ * statistic both have; a step a CSV's rounding could decide not compared). */
 #include <math.h>
 #include <string.h>
 #include "model/stats.h"
@@ -93,24 +95,96 @@ static void test_fit_edges(void)
 	ok(!e.ok, "no estimate from a fit that overflowed");
 }
 
+/* fit_knee over x, throughput tp and one latency statistic lat (exact values). */
+static long knee1(const double *x, const double *tp, const double *lat, size_t n, long *next)
+{
+	int st;
+	struct fit_knee_in in = { .x = x, .tput = tp, .lat = { lat }, .n = n };
+	return fit_knee(&in, next, &st);
+}
+
 static void test_knee(void)
 {
 	const double x[] = { 1, 2, 4, 8, 16 };
 	const double tp[] = { 10, 20, 39, 40, 40.5 };
 	const double lat[] = { 100, 100, 103, 200, 400 };
 	long next;
-	is_int(fit_knee(x, tp, lat, 5, &next), 2, "knee at concurrency 4: throughput flat, latency doubles");
+	is_int(knee1(x, tp, lat, 5, &next), 2, "knee at concurrency 4: throughput flat, latency doubles");
 	is_int(next, 3, "compared with concurrency 8");
 	const double lin[] = { 10, 20, 40, 80, 160 };
-	is_int(fit_knee(x, lin, lat, 5, &next), -1, "linear throughput: no knee");
+	is_int(knee1(x, lin, lat, 5, &next), -1, "linear throughput: no knee");
 	is_int(next, -1, "no knee: compared with nothing");
 	const double gap[] = { 91.8, NAN, 72.3 }, gap_lat[] = { 39.44, NAN, 46.21 };
-	is_int(fit_knee(x, gap, gap_lat, 3, &next), 0, "a level without data between: knee at concurrency 1");
+	is_int(knee1(x, gap, gap_lat, 3, &next), 0, "a level without data between: knee at concurrency 1");
 	is_int(next, 2, "compared with concurrency 4, the next level with data, not 2");
 	const double wx[] = { 1, 32, 64, 128 }, wtp[] = { 10, 30, 58, 60 }, wlat[] = { 100, 1050, 1100, 2100 };
-	is_int(fit_knee(wx, wtp, wlat, 4, &next), 2, "wide steps: tripling throughput is no knee, 64 -> 128 is");
+	is_int(knee1(wx, wtp, wlat, 4, &next), 2, "wide steps: tripling throughput is no knee, 64 -> 128 is");
 	const double ftp[] = { 10, 10.5, 21, 22 };
-	is_int(fit_knee(wx, ftp, wlat, 4, &next), 0, "a wide step with throughput up 5%: knee at concurrency 1");
+	is_int(knee1(wx, ftp, wlat, 4, &next), 0, "a wide step with throughput up 5%: knee at concurrency 1");
+}
+
+/* The knee's thresholds hold at their value ("20% or more" at 120 / 100, which doubles make
+ * 0.19999999999999996), and not just below it. */
+static void test_knee_thresholds(void)
+{
+	const double x[] = { 1, 2, 4, 8 }, tp[] = { 10, 20, 40, 40 };
+	long next;
+	const double lat20[] = { 100, 100, 100, 120 }, lat20b[] = { 50, 50, 50, 60 }, lat20c[] = { 200, 200, 200, 240 };
+	is_int(knee1(x, tp, lat20, 4, &next), 2, "latency up exactly 20% (100 -> 120 ms), throughput flat: knee at 4");
+	is_int(knee1(x, tp, lat20b, 4, &next), 2, "... 50 -> 60 ms too");
+	is_int(knee1(x, tp, lat20c, 4, &next), 2, "... 200 -> 240 ms too");
+	const double lat19[] = { 100, 100, 100, 119.99 };
+	is_int(knee1(x, tp, lat19, 4, &next), -1, "latency up 19.99%: no knee");
+	const double tp10[] = { 10, 20, 40, 44 };
+	is_int(knee1(x, tp10, lat20, 4, &next), -1, "throughput up exactly 10% of a doubling: not flat, no knee");
+	const double tp5[] = { 10, 20, 40, 38 }, lat1[] = { 100, 100, 100, 101 };
+	is_int(knee1(x, tp5, lat1, 4, &next), 2, "throughput down exactly 5% while latency grows: knee");
+}
+
+/* Two levels are compared on one latency statistic both have: p50 at one level and the average at the next
+ * are never compared; no statistic in common is a step not compared. */
+static void test_knee_stat(void)
+{
+	const double x[] = { 1, 2, 4, 8 }, tp[] = { 10, 20, 40, 41 };
+	const double p50[] = { 100, 100, 100, NAN }, avg[] = { 130, 130, 130, 130 };
+	struct fit_knee_in in = { .x = x, .tput = tp, .lat = { p50, avg }, .n = 4 };
+	long next;
+	int st;
+	is_int(fit_knee(&in, &next, &st), -1, "p50 100 at 4, only avg 130 at 8: avg against avg, no knee");
+	is_int(fit_knee_step(&in, 2, 3, &st), FIT_STEP_NO_KNEE, "... the step 4 -> 8 compared");
+	is_int(st, 1, "... on the average");
+	is_int(fit_knee_step(&in, 1, 2, &st), FIT_STEP_NO_KNEE, "... and 2 -> 4 on p50, the first both have");
+	is_int(st, 0, "... p50");
+	const double only50[] = { 100, 100, 100, NAN }, only_avg[] = { NAN, NAN, NAN, 200 };
+	struct fit_knee_in dis = { .x = x, .tput = tp, .lat = { only50, only_avg }, .n = 4 };
+	is_int(fit_knee(&dis, &next, &st), -1, "p50 only up to 4, avg only at 8: no knee claimed");
+	is_int(fit_knee_step(&dis, 2, 3, &st), FIT_STEP_NO_STAT, "... the step 4 -> 8 not compared");
+	is_int(fit_knee_prev(&dis, 3), 2, "... though 8 follows 4");
+}
+
+/* A CSV's 2 decimals (0.005) as large as the rule's thresholds: the step is not compared. */
+static void test_knee_rounding(void)
+{
+	const double x[] = { 1, 2, 4 }, tp[] = { 0.02, 0.05, 0.05 }, lat[] = { 1000, 1000, 1300 };
+	const double tr[] = { 0.005, 0.005, 0.005 }, lr[] = { 0.005, 0.005, 0.005 };
+	struct fit_knee_in in = { .x = x, .tput = tp, .tput_round = tr, .lat = { lat }, .lat_round = { lr }, .n = 3 };
+	long next;
+	int st;
+	is_int(fit_knee(&in, &next, &st), -1, "CSV 0.02, 0.05, 0.05 req/s: no knee claimed");
+	is_int(fit_knee_step(&in, 1, 2, &st), FIT_STEP_ROUND_TPUT, "... 2 -> 4 within the throughputs' rounding");
+	is_int(fit_knee_step(&in, 0, 1, &st), FIT_STEP_NO_KNEE, "... 1 -> 2 grows more than any rounding: judged");
+	const double big[] = { 20, 50, 50 };
+	struct fit_knee_in ex = { .x = x, .tput = big, .tput_round = tr, .lat = { lat }, .lat_round = { lr }, .n = 3 };
+	is_int(fit_knee(&ex, &next, &st), 1, "20, 50, 50 req/s: 0.005 cannot decide, knee at 2");
+}
+
+/* A line through points on a line through 0: no rounding noise left in the intercept. */
+static void test_fit_noise(void)
+{
+	const double x[] = { 4, 8 }, y[] = { 0.13, 0.26 };
+	struct sweep_fit f = fit_linear(x, y, 2);
+	ok(f.ok && f.intercept == 0, "intercept 0, not -1.7e-16");
+	is_dbl(f.slope, 0.0325, 1e-15, "slope kept");
 }
 
 static void test_plot(void)
@@ -192,5 +266,9 @@ int main(void)
 	test_nat_reference();
 	test_fit_edges();
 	test_knee();
+	test_knee_thresholds();
+	test_knee_stat();
+	test_knee_rounding();
+	test_fit_noise();
 	return tap_done();
 }
