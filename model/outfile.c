@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "model/text.h"
 #include "model/xalloc.h"
 
 static void hold_signals(sigset_t *old)
@@ -213,15 +214,20 @@ char *outfile_message(const char *path, int err, bool *in_place)
 {
 	char *dest = err == EACCES || err == EPERM ? writable_dest(path) : NULL;
 	*in_place = dest && dir_refuses(dest);
-	char *msg;
-	if (!*in_place)
-		msg = xasprintf("cannot write %s: %s", path, outfile_strerror(path, err));
-	else if (dir_len(dest))
-		msg = xasprintf("cannot create a temporary file in %.*s (%s): the CSV is written there and renamed "
-				"over %s", dir_len(dest), dest, strerror(err), dest);
-	else
+	char *msg, *word = text_shell_word_dup(*in_place ? dest : path);
+	if (!*in_place) {
+		msg = xasprintf("cannot write %s: %s", word, outfile_strerror(path, err));
+	} else if (dir_len(dest)) {
+		char *dir = xasprintf("%.*s", dir_len(dest), dest), *dir_word = text_shell_word_dup(dir);
+		msg = xasprintf("cannot create a temporary file in %s (%s): the CSV is written there and renamed "
+				"over %s", dir_word, strerror(err), word);
+		free(dir_word);
+		free(dir);
+	} else {
 		msg = xasprintf("cannot create a temporary file in the current directory (%s): the CSV is written "
-				"there and renamed over %s", strerror(err), dest);
+				"there and renamed over %s", strerror(err), word);
+	}
+	free(word);
 	free(dest);
 	return msg;
 }

@@ -46,7 +46,8 @@ const char *outfile_strerror(const char *path, int err);
  * user may write in a directory where it may not create a file (the temp file, which is
  * renamed over path, cannot be made), "cannot create a temporary file in DIR/ (REASON):
  * the CSV is written there and renamed over PATH" (DIR and PATH: a symlink's target's),
- * *in_place then true: the file can still be written in place (`-o - > PATH`). */
+ * *in_place then true: the file can still be written in place (`-o - > PATH`). PATH and
+ * DIR as shell words (text_shell_word_dup: quoted where they hold a blank). */
 char *outfile_message(const char *path, int err, bool *in_place);
 
 #endif

@@ -24,6 +24,7 @@
 #include "model/sweep/rank.h"
 #include "model/text.h"
 #include "model/xalloc.h"
+#include "src/meter.h"
 
 enum opt_id {
 	OPT_PRINT = 256, OPT_EXPORT, OPT_SORT, OPT_FILTER, OPT_FORCE, OPT_CSV_RAW, OPT_LIST_VIEWS,
@@ -57,7 +58,7 @@ static const struct cli_option options[] = {
 	{ "color", 1, OPT_COLOR, "WHEN", "auto, always, never, 256 or 8 (NO_COLOR and FORCE_COLOR respected)" },
 	{ "follow", 0, OPT_FOLLOW, NULL, "follow a running job: read new step records as they are written (no tty: print new findings)" },
 	{ "interval", 1, OPT_INTERVAL, "SECS", "follow mode: seconds between polls of the rank files (default 1)" },
-	{ "stall", 1, OPT_STALL, "SECS", "follow mode: floor of the stalled-rank threshold max(10 x median step time, SECS) (default 10)" },
+	{ "stall", 1, OPT_STALL, "SECS", "follow mode: stall after max(SECS, 10 x step time, 2 x growth gap) (default 10)" },
 	{ "max-frames", 1, OPT_MAX_FRAMES, "N", "explorer: quit after drawing N frames (an idle 200 ms draws one; for CI)" },
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "explorer: leave the mouse to the terminal (its own text selection); T toggles" },
 	{ "ascii", 0, OPT_ASCII, NULL, "draw and print in ASCII only (automatic when the locale is not UTF-8)" },
@@ -336,7 +337,7 @@ static int apply(struct cli *cli, int id, const char *arg)
 			return bad("compat", arg, "expected pytscope");
 		o->compat_pytscope = true;
 		return 0;
-	case OPT_ASCII: o->ascii = true; return 0;
+	case OPT_ASCII: o->ascii = true; meter_ascii(); return 0;   /* the progress line too */
 	case OPT_FOLLOW: o->follow = true; return 0;
 	case OPT_INTERVAL: return parse_double("interval", arg, &o->interval, true) ? 2 : 0;
 	case OPT_STALL: return parse_double("stall", arg, &o->stall_floor, true) ? 2 : 0;

@@ -37,7 +37,7 @@ void cli_trim_path(char *path);
  * are named on stderr as ignored; --jobs above POOL_MAX_THREADS is said and capped.
  * --help and --version end the parse, as in GNU tools: what follows them is not read, and
  * they go with any mode; an error before them (two modes, an option the mode given does
- * not take) is still reported. */
+ * not take) is still reported. --ascii also puts the progress line in ASCII (meter_ascii). */
 int cli_parse(struct cli *cli, int argc, char **argv);
 /* The long options of lo (getopt_long's table, ended by a zeroed entry) that the
  * argument elem ("--rank" or "--rank=0") abbreviates, "--ranks, --ranks-per-node"

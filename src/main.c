@@ -35,6 +35,7 @@
 #include "src/meter.h"
 #include "src/export.h"
 #include "src/print.h"
+#include "src/refuse.h"
 #include "src/unused_options.h"
 #include "ui/ui.h"
 
@@ -98,27 +99,10 @@ static void report_quality(const struct run *run, const char *side)
 	free(of);
 }
 
-/* Each line of text sanitized on stderr after "tscope-tui: ". The data strings in text
- * are sanitized already (a newline of a path is "^J"): only the message's own line
- * breaks split it, so no file name makes a line of its own. */
-static void stderr_lines(const char *text)
-{
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xstrndup(p, n);
-		char *safe = text_sanitize_dup(line, 0);
-		fprintf(stderr, "tscope-tui: %s\n", safe);
-		free(safe);
-		free(line);
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
 /* --objective / --constraint terms the run has no metric for (dropped, also diagnosed). */
 static void report_metric_refs(struct run *run)
 {
-	stderr_lines(sweep_ref_errors(run));
+	refuse_lines(sweep_ref_errors(run));
 }
 
 /* The first diagnostics of a run that loaded nothing: they usually say why. */
@@ -212,17 +196,20 @@ static void load_status(struct progress *p, struct steps_progress *sp, const cha
 	steps_progress_lines(sp, path, lines, findings);
 	size_t expected, k = steps_progress_ranks(sp, &expected);   /* a pipe's bytes are not in total */
 	st->listing = steps_progress_listing(sp, &st->listed);
-	st->finishing = !st->listing && st->total > 0 && st->done >= st->total && k >= expected;
+	bool finishing = !st->listing && st->total > 0 && st->done >= st->total && k >= expected;
+	st->finishing = finishing ? steps_progress_finishing(sp) : NULL;
 	if (!st->doing && !st->listing && st->done == 0 && st->total == 0) /* nothing known to read yet */
 		st->doing = LOAD_FINDING;
 }
 
-/* How long a cancelled load may take to stop before the process ends without it. */
+/* How long a cancelled load may take to stop before the process ends without it, and
+ * what is said then (the loaders check the cancel often: one that does not stop is
+ * blocked, in a read of a pipe or a stalled file system, say). */
 #define LOAD_CANCEL_WAIT_MS 1000
+#define LOAD_ABANDONED " (a loader that did not stop within a second was not waited for)"
 
-/* A loader that does not stop after q is blocked in a read (a pipe, a stalled file
- * system): end the process here, with every caller's frame (the loader's paths and
- * hooks) still alive under the blocked thread. */
+/* A loader that does not stop after q: end the process here, with every caller's frame
+ * (the loader's paths and hooks) still alive under the thread not waited for. */
 static _Noreturn void load_abandon(int rc, const char *why)
 {
 	ui_load_end(false);
@@ -255,8 +242,9 @@ static struct run *load_screen(struct load_job *job, int *quit_rc)
 			*quit_rc = rc;
 			cancel_ms = meter_elapsed_ms(&prog->m);
 		}
-		if (cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS)
-			load_abandon(*quit_rc, " (a loader blocked in a read was not waited for)");
+		bool late = cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS;
+		if (late && !atomic_load(&job->done))
+			load_abandon(*quit_rc, LOAD_ABANDONED);
 	}
 	pthread_join(job->th, NULL);
 	job->threaded = false;
@@ -325,10 +313,11 @@ static struct run *load_line(struct load_job *job)
 		load_line_tick(prog, w.wake[0]);
 		if (!cancel_ms && atomic_load(&prog->cancel))
 			cancel_ms = meter_elapsed_ms(&prog->m);
-		if (cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS) {
+		bool late = cancel_ms && meter_elapsed_ms(&prog->m) - cancel_ms > LOAD_CANCEL_WAIT_MS;
+		if (late && !atomic_load(&job->done)) {
 			meter_keys_stop();
 			meter_clear(&prog->m);
-			load_abandon(1, " (a loader blocked in a read was not waited for)");
+			load_abandon(1, LOAD_ABANDONED);
 		}
 	}
 	pthread_join(job->th, NULL);
@@ -430,15 +419,17 @@ static void *identify_thread(void *ud)
  * identification finds several in it, so its load begins at once, on a third thread
  * (*early; load() goes on with it, load_job_drop() cancels it): the screen shows its
  * partial Overview while the probes still walk the rank dirs. q or Esc then ends the
- * process (nothing is kept; the threads are not waited for), other keys are kept. */
-static void identify(const struct cli *cli, struct run_identity *id, struct load_job *early)
+ * process (nothing is kept; the threads are not waited for), other keys are kept; for a
+ * run picked from a folder of runs the first q cancels it instead: true then, once the
+ * identification has ended (the early load goes on: load_job_drop() it). */
+static bool identify(const struct cli *cli, struct run_identity *id, struct load_job *early)
 {
 	struct identify_job job = { .cli = cli, .id = id };
 	pthread_t th;
 	if (pick_mode(cli) != MODE_TUI || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
 	    !ui_load_begin(&cli->opts) || pthread_create(&th, NULL, identify_thread, &job) != 0) {
 		identify_thread(&job);
-		return;
+		return false;
 	}
 	struct meter clock; /* no bytes to count: only the time */
 	meter_start(&clock);
@@ -450,6 +441,7 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 	struct steps_progress *sp = steps_progress_new();   /* the Overview of what is loaded so far */
 	struct summary *lines = xmalloc(sizeof(*lines)), *findings = xmalloc(sizeof(*findings));
 	steps_progress_lines(sp, path, lines, findings);
+	bool cancelled = false;
 	while (!atomic_load(&job.done)) {
 		struct ui_load_status st = { .path = path, .seconds = (double)meter_elapsed_ms(&clock) / 1e3,
 					     .doing = LOAD_FINDING, .lines = lines, .findings = findings };
@@ -457,22 +449,62 @@ static void identify(const struct cli *cli, struct run_identity *id, struct load
 			load_status(&early->prog, sp, path, lines, findings, &st);
 		if (!st.doing && !st.listing && atomic_load(&early->done)) /* it waits for this */
 			st.doing = LOAD_FINDING;
+		if (cancelled)
+			st.doing = "cancelling the load";
 		int rc = ui_load_frame(&st, 100);
-		if (rc >= 0)
+		if (rc == 0 && cli->opts.from_picker && !cancelled)
+			cancelled = true;
+		else if (rc >= 0)
 			load_abandon(rc, "");
 	}
 	pthread_join(th, NULL);
 	steps_progress_free(sp);
 	free(lines);
 	free(findings);
+	return cancelled;
 }
 
-static int run_mode(struct cli *cli, struct run *run);
+static int run_mode(struct cli *cli, struct run *run, char **unopened);
+
+/* The run at path picked from a folder of runs (the one PATH of cli), identified, loaded
+ * and checked as main() does a PATH: one that holds several runs is refused, never
+ * merged, and so is a run with traces of ranks its step logs lack. NULL when not loaded:
+ * *msg (malloc'd) says why for the picker, or a signal ended the load (*rc 128 + N). */
+static struct run *picked_load(struct cli *cli, const char *path, char **msg, int *rc)
+{
+	struct run_identity id;
+	struct load_job early = { 0 };
+	dirlist_scope_begin();
+	bool cancelled = identify(cli, &id, &early);
+	if (id.n != 1 || cancelled) {
+		load_job_drop(&early);
+		ui_load_end(false);
+		dirlist_scope_end();
+		*msg = cancelled ? refuse_picked(path, "load cancelled") : refuse_picked_runs(path, &id, &cli->opts);
+		run_identity_free(&id);
+		return NULL;
+	}
+	struct run *run = load(id.paths, id.npaths, &cli->opts, true, rc, &early);
+	dirlist_scope_end();
+	if (run)
+		run_identity_notes(&id, 0, run);
+	run_identity_free(&id);
+	char why[1024];
+	struct run *refused = run ? run_identity_mismatch(run, why, sizeof(why)) : NULL;
+	ui_load_end(run && !refused && (!run_is_empty(run) || cli->opts.follow));
+	if (refused || (!run && *rc < 128))   /* q on the loading screen comes back to the picker */
+		*msg = refuse_picked(path, refused ? why : "load cancelled");
+	if (!refused)
+		return run;
+	run_free(refused);
+	run_free(run);
+	return NULL;
+}
 
 /* The run picked from a folder of runs, opened as `tscope-tui FOLDER/RUN` opens it: its
  * path is the one PATH while it is open (what --follow watches, what messages name), the
- * folder's PATH again after. */
-static int run_mode_picked(struct cli *cli, struct run *run, const char *path)
+ * folder's PATH again after. UI_BACK with *msg (malloc'd) when it was not opened. */
+static int run_picked(struct cli *cli, const char *path, char **msg)
 {
 	const char **paths = cli->paths, *one[1] = { path };
 	size_t npaths = cli->npaths;
@@ -480,11 +512,15 @@ static int run_mode_picked(struct cli *cli, struct run *run, const char *path)
 	cli->opts.paths = one;
 	cli->npaths = cli->opts.npaths = 1;
 	cli->opts.from_picker = true;
-	int rc = run_mode(cli, run);
+	int rc = UI_BACK;
+	struct run *run = picked_load(cli, path, msg, &rc);
+	if (run)
+		rc = run_mode(cli, run, msg);
+	run_free(run);
 	cli->paths = paths;
 	cli->opts.paths = paths;
 	cli->npaths = cli->opts.npaths = npaths;
-	return rc;
+	return *msg ? UI_BACK : rc;
 }
 
 /* PATH holds no run itself but runs below it: the explorer offers a picker, the other
@@ -493,44 +529,26 @@ static int folder_of_runs(struct cli *cli, const struct run_child *kids, size_t 
 {
 	if (pick_mode(cli) == MODE_TUI) {
 		ui_load_end(false);   /* the folder is not explored: --follow kept its loading screen's terminal */
-		const char **items = xmalloc(nk * sizeof(*items));
-		for (size_t i = 0; i < nk; i++)
-			items[i] = kids[i].path;
 		int rc = UI_BACK, i = 0;
-		/* q at the top of the run comes back here (UI_BACK); Q quits */
+		char *msg = NULL;   /* why the run picked last was not opened: the picker shows it */
+		/* q at the top of the run, or a run not opened, comes back here (UI_BACK); Q quits */
 		while (rc == UI_BACK) {
-			i = ui_pick_run(cli->paths[0], items, nk, (size_t)i, &cli->opts);
+			i = ui_pick_run(cli->paths[0], kids, nk, (size_t)i, msg, &cli->opts);
 			if (i < 0)
 				break;
-			const char *path = kids[i].path;
-			struct run *run = load(&path, 1, &cli->opts, true, &rc, NULL);
-			if (!run)
-				break;
-			ui_load_end(!run_is_empty(run));
-			rc = run_mode_picked(cli, run, path);
-			run_free(run);
+			free(msg);
+			msg = NULL;
+			rc = run_picked(cli, kids[i].path, &msg);
 		}
-		free(items);
+		if (msg && i == UI_PICK_NO_TTY)   /* the terminal went: the message is not lost */
+			refuse_lines(msg);
+		free(msg);
 		if (i == UI_PICK_QUIT)
 			return ui_exit_signal();   /* q: 0; Ctrl-C: 130, as a shell expects */
 		if (i >= 0)
 			return rc;
 	}
-	char *dir = text_sanitize_dup(cli->paths[0], 0);
-	fprintf(stderr, "tscope-tui: '%s' holds %zu run%s below it; open one:\n", dir, nk, nk == 1 ? "" : "s");
-	char **words = xmalloc(nk * sizeof(*words));   /* each path ready to paste into a shell */
-	int w = 0;
-	for (size_t i = 0; i < nk; i++) {
-		words[i] = text_shell_word_dup(kids[i].path);
-		if (text_width(words[i]) > w)
-			w = text_width(words[i]);
-	}
-	for (size_t i = 0; i < nk; i++) {
-		fprintf(stderr, "  tscope-tui %s%*s  (%s)\n", words[i], w - text_width(words[i]), "", kids[i].format);
-		free(words[i]);
-	}
-	free(words);
-	free(dir);
+	refuse_folder(cli->paths[0], kids, nk);
 	return 1;
 }
 
@@ -547,74 +565,6 @@ static void flush_stdout(void)
 {
 	if (fflush(stdout) != 0)
 		stdout_failed(errno);
-}
-
-/* One PATH holding runs of several kinds: which kinds, and the --format that picks each. */
-static void refuse_one_path(const struct run_identity *id)
-{
-	char *path = text_sanitize_dup(id->paths[0], 0);
-	fprintf(stderr, "tscope-tui: the one PATH '%s' holds %zu runs, never merged:", path, id->n);
-	for (size_t i = 0; i < id->n; i++)
-		fprintf(stderr, "%s a %s run (--format %s)", i ? (i + 1 == id->n ? " and" : ",") : "",
-			compare_family_name(id->v[i].family), id->v[i].format);
-	fputs("; choose one with --format\n", stderr);
-	free(path);
-}
-
-/* PATHs that hold several runs: say what was found and how to open one (exit 1). */
-static void refuse_mixed(const struct run_identity *id)
-{
-	char *what = run_identity_describe(id);
-	stderr_lines(what);
-	free(what);
-	if (id->npaths == 1)
-		refuse_one_path(id);
-	else if (id->n == 2 && id->v[0].family != id->v[1].family)
-		fprintf(stderr, "tscope-tui: cannot compare a %s run with a %s run: compare mode takes two runs "
-				"of the same kind\n", compare_family_name(id->v[0].family),
-			compare_family_name(id->v[1].family));
-}
-
-/* Whether PATH holds something of a run of id: a PATH of a group, or a trace file under it. */
-static bool path_claimed(const struct run_identity *id, const char *path)
-{
-	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	for (size_t i = 0; i < id->n; i++)
-		for (size_t k = 0; k < id->v[i].npaths; k++) {
-			const char *p = id->v[i].paths[k];
-			if (strcmp(p, path) == 0 || (strncmp(p, path, n) == 0 && (p[n] == '/' || p[n] == '\0')))
-				return true;
-		}
-	return false;
-}
-
-/* Several PATHs of which one holds no data that identify() recognised (missing, empty,
- * of no supported format): named on stderr with why, and nothing opened (exit 1), so
- * that `A B` with B empty is never A's report alone (--compat pytscope, two PATHs:
- * pytscope diff's line alone). True when refused. */
-static bool refuse_empty_path(const struct run_identity *id, const struct opts *o)
-{
-	bool refused = false;
-	for (size_t i = 0; id->npaths > 1 && i < id->npaths; i++) {
-		if (path_claimed(id, id->paths[i]))
-			continue;
-		refused = true;
-		if (o->compat_pytscope && id->npaths == 2)
-			continue;
-		char why[160];
-		run_path_why_empty(id->paths[i], o, why, sizeof(why));
-		char *path = text_sanitize_dup(id->paths[i], 0);
-		fprintf(stderr, "tscope-tui: %s: %s\n", path, why);
-		free(path);
-	}
-	if (refused && o->compat_pytscope && id->npaths == 2)
-		fputs("Both run directories must contain steps.\n", stderr);
-	else if (refused)
-		fputs("tscope-tui: nothing opened: every PATH must hold data of the run (or of the two runs to "
-		      "compare)\n", stderr);
-	return refused;
 }
 
 /* A refused run (model/identity.h): what was found is on stderr already; the explorer
@@ -646,20 +596,58 @@ static bool compat_refused(const struct cli *cli, enum cli_mode mode, const stru
 	return true;
 }
 
-/* --follow on a run with nothing a job appends to (follow_applies): the terminal a loading
- * screen kept for the explorer restored, the usage error said. */
-static bool follow_refused(const struct cli *cli, const struct run *run)
+/* Why run is not opened in mode, malloc'd (lines ending in "\n"), else NULL: --compat
+ * pytscope on a family pytscope does not read (cli_compat_refusal), --follow on a run with
+ * nothing a job appends to (follow_applies); usage errors. */
+static char *usage_refusal(const struct cli *cli, enum cli_mode mode, const struct run *run)
 {
-	if (!cli->opts.follow || follow_applies(run))
-		return false;
-	ui_load_end(false);
-	fputs("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them, and GenAI-Perf "
-	      "sweeps and NAT sizing jobs as they grow; these PATHs hold none (traces, Cerebras and DASF files are "
-	      "written whole): open them without --follow\n", stderr);
-	return true;
+	char *why = cli_compat_refusal(&cli->opts, mode, run);
+	if (why || !cli->opts.follow || follow_applies(run))
+		return why;
+	return xstrdup("tscope-tui: --follow reads pytscope step logs (steps.jsonl) as a job writes them, "
+		       "and GenAI-Perf sweeps and NAT sizing jobs as they grow; these PATHs hold none (traces, "
+		       "Cerebras and DASF files are written whole): open them without --follow\n");
 }
 
-static int run_mode(struct cli *cli, struct run *run)
+/* The run not opened, and why (lines ending in "\n", freed here): the run picker's message
+ * when it asks for one (*unopened: UI_BACK), else said on stderr (rc). The terminal a
+ * loading screen kept for the explorer is restored. */
+static int not_opened(const struct cli *cli, char *why, char **unopened, int rc)
+{
+	ui_load_end(false);
+	if (unopened)
+		*unopened = refuse_picked(cli->paths[0], why);
+	else
+		fputs(why, stderr);
+	free(why);
+	return unopened ? UI_BACK : rc;
+}
+
+/* The explorer on run (rc as ui_run's), unless there is nothing to explore (the run is
+ * empty, or --compat pytscope reads nothing of it; following, the explorer waits for the
+ * job): said as --print says it (1), or the picker's message (*unopened: UI_BACK). */
+static int explore(struct cli *cli, struct run *run, char **unopened)
+{
+	bool empty = run_is_empty(run) && !cli->opts.follow;
+	if (empty || (compat_reads_nothing(run) && !cli->opts.follow)) {
+		ui_load_end(false);
+		note_unused_options(&cli->opts, &run, 1);
+		if (unopened)
+			*unopened = empty ? refuse_picked_empty(cli->paths[0], run) :
+				    refuse_picked(cli->paths[0], "no steps or trace found that pytscope 0.2.1 reads "
+						  "(--compat pytscope)");
+		else if (empty)
+			print_empty(run, cli);
+		return unopened ? UI_BACK : empty ? 1 : print_nothing_found(run, true);
+	}
+	int rc = ui_run(run, &cli->opts);
+	note_unused_options(&cli->opts, &run, 1);   /* under the explorer's screen it was lost */
+	return rc;
+}
+
+/* Open run in the mode asked for (the explorer on a terminal). unopened: NULL, or where
+ * the run picker's message goes when the run is not opened (not_opened). */
+static int run_mode(struct cli *cli, struct run *run, char **unopened)
 {
 	struct run_child *kids = NULL;
 	size_t nk = 0;
@@ -671,8 +659,9 @@ static int run_mode(struct cli *cli, struct run *run)
 		return rc;
 	}
 	enum cli_mode mode = pick_mode(cli);
-	if (compat_refused(cli, mode, run) || follow_refused(cli, run))
-		return 2;
+	char *usage = usage_refusal(cli, mode, run);
+	if (usage)
+		return not_opened(cli, usage, unopened, 2);
 	if (mode != MODE_TUI)   /* the explorer's: once the terminal is the shell's again */
 		note_unused_options(&cli->opts, &run, 1);
 	if (mode == MODE_PRINT && cli->opts.follow) {
@@ -684,18 +673,7 @@ static int run_mode(struct cli *cli, struct run *run)
 		return rc;
 	}
 	if (mode == MODE_TUI) {
-		if (run_is_empty(run) && !cli->opts.follow) {   /* following: wait for the job */
-			note_unused_options(&cli->opts, &run, 1);
-			print_empty(run, cli);
-			return 1;
-		}
-		if (compat_reads_nothing(run) && !cli->opts.follow) {   /* as --print says it */
-			ui_load_end(false);
-			note_unused_options(&cli->opts, &run, 1);
-			return print_nothing_found(run, true);
-		}
-		int rc = ui_run(run, &cli->opts);
-		note_unused_options(&cli->opts, &run, 1);   /* under the explorer's screen it was lost */
+		int rc = explore(cli, run, unopened);
 		if (rc != UI_NO_TTY)
 			return rc;
 		mode = MODE_PRINT;
@@ -810,6 +788,7 @@ static void batch_heap(void)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* numbers read and written with a '.': filters, CSV, JSON */
 	signal(SIGXFSZ, SIG_IGN); /* a file size limit fails the write (EFBIG), reported */
 	if (argc > 1 && strcmp(argv[1], "index") == 0) {
 		batch_heap();
@@ -878,7 +857,7 @@ int main(int argc, char **argv)
 	/* the loading screen's terminal goes on to the explorer, or is restored first */
 	ui_load_end(run && !refused && (!run_is_empty(run) || cli.opts.follow));
 	if (refused) {
-		stderr_lines(why);
+		refuse_lines(why);
 		run_free(run);
 		rc = refused_mode(&cli, refused);
 		cli_free(&cli);
@@ -888,7 +867,7 @@ int main(int argc, char **argv)
 		cli_free(&cli);
 		return quit_rc;
 	}
-	rc = run_mode(&cli, run);
+	rc = run_mode(&cli, run, NULL);
 	run_free(run);
 	cli_free(&cli);
 	return close_stdout(rc);

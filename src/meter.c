@@ -19,6 +19,13 @@
 #define METER_EVERY_MS 100
 #define METER_PREFIX "tscope-tui: "
 
+static bool ascii_forced; /* meter_ascii(): --ascii */
+
+void meter_ascii(void)
+{
+	ascii_forced = true;
+}
+
 void meter_start(struct meter *m)
 {
 	atomic_store(&m->done, 0);
@@ -26,7 +33,7 @@ void meter_start(struct meter *m)
 	atomic_store(&m->last_ms, 0);
 	atomic_store(&m->shown, false);
 	m->tty = isatty(STDERR_FILENO);
-	m->ascii = !text_locale_utf8();
+	m->ascii = ascii_forced || !text_locale_utf8();
 	clock_gettime(CLOCK_MONOTONIC, &m->start);
 }
 
@@ -39,8 +46,8 @@ static int line_cols(void)
 }
 
 /* "\r", METER_PREFIX and text cut to line_cols() by display width (an ellipsis where it
- * is cut), in ASCII when the locale is not UTF-8 (its middle dots: model/text.h), then the
- * rest of the line erased. */
+ * is cut), in ASCII when the locale is not UTF-8 or --ascii is given (its middle dots:
+ * model/text.h), then the rest of the line erased. */
 static void put_line(const struct meter *m, const char *text)
 {
 	unsigned flags = m->ascii ? TEXT_ASCII : 0;

@@ -19,10 +19,13 @@ struct meter {
 	struct timespec start;
 	atomic_llong last_ms;         /* when the line was last drawn */
 	bool tty;                     /* stderr is a terminal */
-	bool ascii;                   /* the locale is not UTF-8: the line in ASCII */
+	bool ascii;                   /* the line in ASCII: the locale is not UTF-8, or meter_ascii() */
 	atomic_bool shown;            /* the line is on the screen */
 };
 
+/* Every line of the process in ASCII from now on, whatever the locale: --ascii (cli_parse
+ * calls it, before any meter_start). */
+void meter_ascii(void);
 /* Start counting now (tty: whether stderr is a terminal, drawn on only then). */
 void meter_start(struct meter *m);
 long long meter_elapsed_ms(const struct meter *m);

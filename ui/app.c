@@ -119,8 +119,10 @@ void app_strag_forget(struct app *app)
 {
 	free(app->strag);
 	free(app->strag_onset);
+	free(app->strag_until);
 	app->strag = NULL;
 	app->strag_onset = NULL;
+	app->strag_until = NULL;
 	app->nstrag = 0;
 	app->strag_done = false;
 }
@@ -164,11 +166,6 @@ unsigned app_show(struct app *app, size_t i, const struct ui_target *t)
 	return app->pane[i].ops->select(priv, app, &drill) | PR_REDRAW;
 }
 
-static struct ui_target target_none(void)
-{
-	return (struct ui_target){ .rank = -1, .step_lo = -1, .step_hi = -1, .item = -1 };
-}
-
 /* ---- stragglers -------------------------------------------------------------- */
 
 /* Compare mode: the regressed ranks in the comparison's order, with their onset in B. */
@@ -178,9 +175,11 @@ static void regressions(struct app *app)
 	size_t k = r ? r->nregressed : 0;
 	app->strag = xmalloc((k + 1) * sizeof(*app->strag));
 	app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+	app->strag_until = xmalloc((k + 1) * sizeof(*app->strag_until));
 	for (size_t i = 0; i < k; i++) {
 		app->strag[i] = r->v[r->order[i]].rank;
 		app->strag_onset[i] = r->v[r->order[i]].onset_b;
+		app->strag_until[i] = -1;
 	}
 	app->nstrag = k;
 }
@@ -199,10 +198,12 @@ const int *app_stragglers(struct app *app, size_t *n)
 		size_t k = d ? d->nstragglers : 0;
 		app->strag = xmalloc((k + 1) * sizeof(*app->strag));
 		app->strag_onset = xmalloc((k + 1) * sizeof(*app->strag_onset));
+		app->strag_until = xmalloc((k + 1) * sizeof(*app->strag_until));
 		for (size_t i = 0; i < k; i++) {
 			const struct rank_stat *rs = &d->rank[d->stragglers[i]];
 			app->strag[i] = rs->rank;
 			app->strag_onset[i] = rs->slow_onset;
+			app->strag_until[i] = rs->recovered ? rs->stall_hi : -1;
 		}
 		app->nstrag = k;
 	}
@@ -265,12 +266,16 @@ static unsigned jump_straggler(struct app *app, int dir)
 		app->strag_pos = dir > 0 ? 0 : (long)n - 1;
 	else
 		app->strag_pos = ((app->strag_pos + dir) % (long)n + (long)n) % (long)n;
-	struct ui_target t = target_none();
+	struct ui_target t = app_target_none();
 	t.rank = order[app->strag_pos];
 	t.step_lo = app->strag_onset[app->strag_pos];
 	const char *what = !app->cmp ? "straggler" : compare_unlike(app->cmp) ? "slower rank" : "regression";
 	const char *order_by = app->cmp ? compare_regression_by(compare_ranks(app->cmp)) : "by cost";
-	if (t.step_lo >= 0)
+	long until = app->strag_until[app->strag_pos];
+	if (t.step_lo >= 0 && until >= 0)
+		app_msg(app, false, "%s %ld/%zu: rank %d, slow over steps %ld-%ld, then recovered (ordered %s)", what,
+			app->strag_pos + 1, n, t.rank, t.step_lo, until, order_by);
+	else if (t.step_lo >= 0)
 		app_msg(app, false, "%s %ld/%zu: rank %d, %s step %ld%s (ordered %s)", what, app->strag_pos + 1, n,
 			t.rank, app->cmp ? "onset at" : "slow from", t.step_lo, app->cmp ? " in B" : "", order_by);
 	else
@@ -286,101 +291,6 @@ static unsigned jump_straggler(struct app *app, int dir)
 	if (h < 0)
 		return PR_REDRAW;
 	return app_show(app, (size_t)h, &t);
-}
-
-/* ---- drill-down: one evidence -> pane map ----------------------------------- */
-
-const struct grid_provider *app_grid(struct app *app, const char *name, void **model)
-{
-	if (app->grid && (!name || strcmp(name, app->grid->name) == 0)) {
-		*model = app->grid_model;
-		return app->grid;
-	}
-	*model = app->run;
-	for (size_t i = 0; !name && i < registry_ngrids(); i++) /* default: the first with data */
-		if (registry_grid_at(i)->nmetrics(app->run) > 0)
-			return registry_grid_at(i);
-	return registry_grid(name);
-}
-
-long app_heatmap(struct app *app, const char *grid)
-{
-	if (!grid)
-		return app_find(app, &pane_heatmap, NULL);
-	const struct grid_provider *gp = registry_grid(grid);
-	return gp ? app_pane(app, &pane_heatmap, gp->name, gp->label) : -1;
-}
-
-/* EV_RANK: the heatmap at the rank; a run without that heatmap (a trace without steps)
- * opens the rank's row of the view the evidence names, else of sources (the rank's
- * files), and says so; -1 when that view has no data either. */
-static long rank_pane(struct app *app, const struct evidence *ev)
-{
-	long p = app_heatmap(app, ev->grid);
-	if (p >= 0)
-		return p;
-	const char *view = ev->view ? ev->view : "sources";
-	const struct view_def *vd = registry_view(view);
-	if (!vd || !registry_view_available(app->run, vd))
-		return -1;
-	app_msg(app, false, "this run has no heatmap: rank %d's row of %s", ev->rank, view);
-	return app_pane(app, &pane_table, view, view);
-}
-
-unsigned app_open_evidence(struct app *app, const struct evidence *ev)
-{
-	struct ui_target t = target_none();
-	/* EV_RANK of a grid whose rows are not ranks: the row id in item (model/findings.h) */
-	t.rank = ev->kind == EV_RANK && ev->rank < 0 && ev->item >= 0 ? (int)ev->item : ev->rank;
-	t.step_lo = ev->step_lo;
-	t.step_hi = ev->step_hi;
-	t.series = ev->series;
-	t.marks = ev->steps;
-	t.nmarks = ev->nsteps;
-	long p = -1;
-	switch (ev->kind) {
-	case EV_FINDING:
-		return app_open_finding(app, (size_t)ev->item);
-	case EV_RANK:
-		p = rank_pane(app, ev);
-		break;
-	case EV_STEPS:
-	case EV_SERIES:
-		p = app_find(app, &pane_steps, NULL);
-		break;
-	case EV_BUDGET:
-		p = app_find(app, &pane_budget, NULL);
-		break;
-	case EV_KERNEL:
-	case EV_TASK:
-	case EV_CONFIG:
-	case EV_SOURCE:
-	case EV_ROW:
-		p = ev->view && registry_view(ev->view) ? app_pane(app, &pane_table, ev->view, ev->view) : -1;
-		t = target_none();
-		t.ev = ev;
-		t.item = ev->kind == EV_CONFIG || ev->kind == EV_SOURCE || ev->kind == EV_ROW ? ev->item : -1;
-		break;
-	case EV_NONE:
-		break;
-	}
-	if (p < 0) {
-		app_msg(app, false, "no evidence to open here");
-		return PR_REDRAW;
-	}
-	return app_show(app, (size_t)p, &t);
-}
-
-unsigned app_open_finding(struct app *app, size_t idx)
-{
-	const struct finding_list *fl = run_findings(app->run);
-	if (idx >= fl->n)
-		return PR_NONE;
-	if (fl->v[idx].ev.kind == EV_NONE || fl->v[idx].ev.kind == EV_FINDING) {
-		app_msg(app, false, "this finding has no evidence to open");
-		return PR_REDRAW;
-	}
-	return app_open_evidence(app, &fl->v[idx].ev);
 }
 
 /* ---- prompt ------------------------------------------------------------------- */
@@ -648,29 +558,6 @@ static unsigned quit_or_close(struct app *app)
 	return PR_QUIT;
 }
 
-/* ---- clipboard ----------------------------------------------------------------- */
-
-static unsigned copy_selection(struct app *app, bool row)
-{
-	struct pane_slot *s = &app->pane[app->cur];
-	void *priv = app_pane_priv(app, app->cur);
-	char buf[APP_COPY] = "";
-	int got = priv && s->ops->copy ? s->ops->copy(priv, app, row, buf, sizeof(buf)) : -1;
-	if (got < 0 || !buf[0]) {
-		app_msg(app, true, "nothing selected to copy");
-		return PR_REDRAW;
-	}
-	if (term_clipboard(buf) < 0) {
-		app_msg(app, true, "this terminal cannot set the clipboard (no OSC 52 / Ms capability)");
-		return PR_REDRAW;
-	}
-	char shown[256];
-	text_clip(buf, 60, shown, sizeof(shown), true, app->text_flags);
-	app_msg(app, false, "copied %zu bytes%s: %s", strlen(buf),
-		got > 0 ? ", the most y/Y copy (the rest left out)" : "", shown);
-	return PR_REDRAW;
-}
-
 void app_set_mouse(struct app *app, bool on)
 {
 	app->mouse = term_mouse(on);
@@ -753,7 +640,7 @@ static unsigned global_action(struct app *app, enum action a)
 	}
 	case ACT_COPY:
 	case ACT_COPY_ROW:
-		return copy_selection(app, a == ACT_COPY_ROW);
+		return app_copy_key(app, a == ACT_COPY_ROW);
 	case ACT_MOUSE:
 		app_set_mouse(app, !app->mouse);
 		app_msg(app, false, app->mouse ? "mouse on: click tabs, rows and cells; T gives selection back"
@@ -813,8 +700,8 @@ unsigned app_continue(struct app *app)
 
 unsigned app_tick(struct app *app)
 {
-	unsigned r = PR_NONE;
-	app->tick_ms = -1;
+	unsigned r = search_step(app);
+	app->tick_ms = search_busy(app) ? 0 : -1;
 	for (size_t i = 0; i < app->npane; i++) {
 		struct pane_slot *s = &app->pane[i];
 		int w = -1;
@@ -867,6 +754,8 @@ unsigned app_key(struct app *app, int key)
 	}
 	if (app->prompt != PROMPT_NONE)
 		return prompt_key(app, key);
+	if (a != ACT_NEXT_STRAG && a != ACT_PREV_STRAG)
+		search_stop(app);   /* a running search stops (n/N wait for it) */
 	if (key == KEY_MOUSE)
 		return app_mouse(app);
 	if (app->lay.too_small) {   /* q quits; `:` still takes a command (a `:resize` back), an overlay kept */

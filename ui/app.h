@@ -11,6 +11,7 @@
 #include "ui/layout.h"
 #include "ui/list.h"
 #include "ui/pane.h"
+#include "ui/search.h"
 #include "ui/state.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_CONFIRM, PROMPT_COMMAND,
@@ -60,6 +61,7 @@ struct app {
 	size_t search_sel;            /* the pane's selection right after that match */
 	size_t search_from;           /* the item selected when the `/` prompt opened */
 	bool search_from_ok;          /* ... kept until Enter or Esc (ui/search.h) */
+	struct search_walk walk;      /* the walk over the items, in slices between keys (ui/search.h) */
 	bool mouse;                   /* mouse reporting on (--no-mouse, T) */
 	struct state_table state[APP_MAX_PANES]; /* saved sort/filter per view (ui/state.h) */
 	size_t nstate;
@@ -81,6 +83,7 @@ struct app {
 	int *strag;                   /* the straggler set: rank ids by cost (desc); compare
 	                               * mode: regressed ranks by increase in time lost */
 	long *strag_onset;            /* the steps they are slow from (compare: onset in B) */
+	long *strag_until;            /* a recovered straggler's last slow step, else -1 */
 	size_t nstrag;
 	bool strag_done;
 	long strag_pos;               /* index in strag of the last jump, -1 */
@@ -127,8 +130,8 @@ long app_find(struct app *app, const struct pane_ops *ops, const char *arg);
 unsigned app_open_finding(struct app *app, size_t idx);
 /* THE drill-down map: open the pane that shows ev (model/findings.h lists the kinds). */
 unsigned app_open_evidence(struct app *app, const struct evidence *ev);
-/* Index of the heatmap pane of a grid (NULL: the default Heatmap tab), added as a tab
- * when missing; -1 when full. */
+/* Index of the heatmap pane of a grid (NULL: the default Heatmap tab, also for the grid
+ * that tab shows), added as a tab when missing; -1 when full. */
 long app_heatmap(struct app *app, const char *grid);
 /* The grid provider named name (NULL: the default one: the mode's own, else the run's
  * first with data), and in *model what its callbacks read; NULL when none. */
@@ -144,8 +147,9 @@ unsigned app_action(struct app *app, enum action a);
 unsigned app_mouse(struct app *app);
 /* Finish the slow work a pane announced with PR_LATER (calls its handle(ACT_NONE)). */
 unsigned app_continue(struct app *app);
-/* Every open pane's tick (pane.h: work off the UI thread), after keys and while
- * tick_ms >= 0 at that pace: returns the PR_* they ask for, sets tick_ms. */
+/* A running `/` search's next slice (ui/search.h search_step) and every open pane's tick
+ * (pane.h: work off the UI thread), after keys and while tick_ms >= 0 at that pace
+ * (0 while the search runs): returns the PR_* they ask for, sets tick_ms. */
 unsigned app_tick(struct app *app);
 /* Stop every pane's work off the UI thread (before the model changes: follow, R). */
 void app_stop_work(struct app *app);

@@ -224,19 +224,24 @@ static bool expand_home(const char *path, char *out, size_t n)
 	return k >= 0 && (size_t)k < n;
 }
 
-/* A name of blanks alone is no name: cancelled as an empty one, never a file "   ". */
+/* Blanks before the name are no part of it (" ~/r.csv" is ~/r.csv); a name of blanks
+ * alone is no name: cancelled as an empty one, never a file "   ". */
 bool app_export_accept(struct app *app, const char *line)
 {
 	char path[APP_LINE];
-	if (!line[strspn(line, " ")])
+	line += strspn(line, " ");
+	if (!*line) {
 		app_msg(app, false, "export cancelled: no file name given");
-	else if (strcmp(line, "-") == 0)
+	} else if (strcmp(line, "-") == 0) {
 		app_msg(app, true, "cannot write to -: the explorer owns the terminal; give a file name "
 			"(--export VIEW - writes stdout)");
-	else if (!expand_home(line, path, sizeof(path)))
-		app_msg(app, true, "cannot write %s: the path is too long with ~ expanded", line);
-	else
+	} else if (!expand_home(line, path, sizeof(path))) {
+		char *word = text_shell_word_dup(line);
+		app_msg(app, true, "cannot write %s: the path is too long with ~ expanded", word);
+		free(word);
+	} else {
 		return export_write(app, path, false);
+	}
 	return false;
 }
 

@@ -40,8 +40,8 @@ int cmd_dump(const char *path, bool attrs)
 			if (attrs) {
 				static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 				char c = pair > 0 && pair < 36 ? digits[pair] : '.';
-				char fl = (at & A_REVERSE) ? ((at & A_BOLD) ? 'R' : 'r') : (at & A_BOLD) ? 'b' :
-					  (at & A_UNDERLINE) ? 'u' : (at & A_DIM) ? 'd' : ' ';
+				char fl = (at & A_REVERSE) ? ((at & A_BOLD) ? 'R' : (at & A_UNDERLINE) ? 'U' : 'r') :
+					  (at & A_BOLD) ? 'b' : (at & A_UNDERLINE) ? 'u' : (at & A_DIM) ? 'd' : ' ';
 				line[o++] = c;
 				line[o++] = fl;
 				keep = o;
@@ -264,8 +264,6 @@ static unsigned c_rank(struct app *app, const char *args)
 	char *end;
 	errno = 0;
 	long rank = strtol(args, &end, 10);
-	while (isspace((unsigned char)*end))
-		end++;
 	if (!isdigit((unsigned char)*args) || *end || errno || rank > INT_MAX) {
 		app_msg(app, true, *args ? "not a rank number: '%s' (:rank N)" : "usage: :rank N", args);
 		return PR_REDRAW;
@@ -320,10 +318,9 @@ const struct ui_cmd ui_cmds[] = {
 };
 const size_t ui_ncmds = sizeof(ui_cmds) / sizeof(ui_cmds[0]);
 
-unsigned cmd_run(struct app *app, const char *line)
+/* line: the command, its argument after blanks; no blank at either end. */
+static unsigned run_line(struct app *app, const char *line)
 {
-	while (isspace((unsigned char)*line))
-		line++;
 	size_t n = strcspn(line, " \t");
 	const char *args = line + n;
 	while (isspace((unsigned char)*args))
@@ -345,4 +342,17 @@ unsigned cmd_run(struct app *app, const char *line)
 	if (n)
 		app_msg(app, true, "unknown command ':%.*s' (:help lists commands)", (int)n, line);
 	return PR_REDRAW;
+}
+
+/* Blanks at either end are no part of the command or its argument (":view nodes "). */
+unsigned cmd_run(struct app *app, const char *text)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	char *line = xstrdup(text);
+	for (size_t k = strlen(line); k && isspace((unsigned char)line[k - 1]); k--)
+		line[k - 1] = '\0';
+	unsigned r = run_line(app, line);
+	free(line);
+	return r;
 }

@@ -26,9 +26,13 @@ struct ui_cmd {
 extern const struct ui_cmd ui_cmds[];
 extern const size_t ui_ncmds;
 
-/* Run a command line (no leading ':'); returns PR_* bits. Unknown -> error message. */
+/* Run a command line (no leading ':'; blanks at either end ignored); returns PR_* bits.
+ * Unknown -> error message. */
 unsigned cmd_run(struct app *app, const char *line);
-/* Write the screen (text rows, trailing blanks trimmed) or its attributes to path. */
+/* Write the screen (text rows, trailing blanks trimmed) or its attributes to path: two
+ * characters a cell, its colour pair (0-9a-z, '.' none or beyond) and its attributes
+ * ('R' reverse and bold, 'U' reverse and underline, 'r' reverse, 'b' bold, 'u' underline,
+ * 'd' dim, ' ' none). */
 int cmd_dump(const char *path, bool attrs);
 
 #endif

@@ -14,9 +14,7 @@ long copy_row_ref(const struct table *t, long ref)
 	return -1;
 }
 
-/* s appended to buf (its length *k < n, the room n): whole, or as many whole UTF-8
- * characters as fit, and then true (cut). */
-static bool append_cut(char *buf, size_t n, size_t *k, const char *s)
+bool copy_append(char *buf, size_t n, size_t *k, const char *s)
 {
 	size_t len = strlen(s), room = n - 1 - *k;
 	bool cut = len > room;
@@ -32,7 +30,7 @@ static bool append_cut(char *buf, size_t n, size_t *k, const char *s)
 }
 
 /* One cell appended: text whole, an integer exact, a number in full precision, missing
- * empty. True when it was cut (append_cut). */
+ * empty. True when it was cut (copy_append). */
 static bool append_cell(const struct table *t, size_t row, size_t col, char *buf, size_t n, size_t *k)
 {
 	const struct table_cell *c = table_cell(t, row, (int)col);
@@ -40,12 +38,12 @@ static bool append_cell(const struct table *t, size_t row, size_t col, char *buf
 	if (!c->present)
 		return false;
 	if (t->col[col].type == COL_TEXT)
-		return append_cut(buf, n, k, c->text ? c->text : "");
+		return copy_append(buf, n, k, c->text ? c->text : "");
 	if (c->is_int)
 		snprintf(num, sizeof(num), "%lld", c->exact);
 	else
 		table_format_full(c->num, num, sizeof(num));
-	return append_cut(buf, n, k, num);
+	return copy_append(buf, n, k, num);
 }
 
 int copy_cells(const struct table *t, long row, bool whole, int col, char *buf, size_t n)
@@ -56,6 +54,6 @@ int copy_cells(const struct table *t, long row, bool whole, int col, char *buf, 
 	bool cut = false;
 	buf[0] = '\0';
 	for (size_t c = lo; c < hi && !cut; c++)
-		cut = (c > lo && append_cut(buf, n, &k, "\t")) || append_cell(t, (size_t)row, c, buf, n, &k);
+		cut = (c > lo && copy_append(buf, n, &k, "\t")) || append_cell(t, (size_t)row, c, buf, n, &k);
 	return cut ? 1 : 0;
 }

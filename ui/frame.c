@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* frame.c: drawing one frame around the current pane (see app.h app_draw): the title
- * row with the tabs (scrolled so the current one shows), the hint or prompt row, the
- * status row, the help and views overlays and the terminal-too-small screen; one
- * doupdate() per frame. */
+ * row with the tabs (scrolled so the current one shows), the hint or prompt row (a
+ * message wider than it wrapped onto the rows above, over the body's last rows, the
+ * status row above them), the status row, the help and views overlays and the
+ * terminal-too-small screen; one doupdate() per frame. */
 #include "ui/app.h"
 
 #include <errno.h>
@@ -105,9 +106,28 @@ static void draw_title(struct app *app)
 		app->tab_x[i] = x;
 }
 
-/* The prompt being typed or the last message on row r; false when there is neither. */
+/* The rows the message takes at the bottom: one, or when it is wider than the row (no
+ * prompt and no search progress in its place) the rows it wraps to, at most half the
+ * body's, the status row going up above them (app_draw): a message is read whole (a
+ * refusal's why, the command it names), never cut at the row's end. */
+static int msg_rows(const struct app *app)
+{
+	char busy[64];
+	const struct rect *r = &app->lay.hint;
+	if (app->prompt != PROMPT_NONE || !app->msg[0] || search_progress(app, busy, sizeof(busy)) ||
+	    text_width(app->msg) <= r->w)
+		return 1;
+	int n = draw_wrap_count(r->w, app->msg), most = app->lay.body.h / 2;
+	return n < most ? n : most > 1 ? most : 1;
+}
+
+/* The prompt being typed or the last message on row r, with how far a running `/` search
+ * got (after the prompt, else instead of the message); false when there is none. A
+ * message is wrapped onto r's rows when it has more than one (msg_rows). */
 static bool draw_prompt_or_msg(struct app *app, const struct rect *r)
 {
+	char busy[64];
+	bool searching = search_progress(app, busy, sizeof(busy));
 	if (app->prompt != PROMPT_NONE) {
 		int x = draw_text(r->y, r->x, r->w, app->prompt_label, ROLE_ACCENT);
 		/* keep the end of a long line visible: whole characters scroll out */
@@ -116,11 +136,19 @@ static bool draw_prompt_or_msg(struct app *app, const struct rect *r)
 		while (text_width(p) > r->w - x - 2 && *p)
 			p += text_utf8_decode(p, strlen(p), &cp);
 		x += draw_text(r->y, r->x + x, r->w - x, p, ROLE_NORMAL);
-		draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
+		x += draw_text(r->y, r->x + x, 1, "_", ROLE_ACCENT);
+		if (searching && r->w - x > 2)
+			draw_text(r->y, r->x + x + 2, r->w - x - 2, busy, ROLE_DIM);
 		return true;
 	}
-	if (app->msg[0]) {
-		draw_text(r->y, r->x, r->w, app->msg, app->msg_err ? ROLE_ERROR : ROLE_ACCENT);
+	enum role role = searching ? ROLE_ACCENT : app->msg_err ? ROLE_ERROR : ROLE_ACCENT;
+	if (!searching && app->msg[0] && r->h > 1) {
+		draw_clear_rect(r, ROLE_NORMAL);
+		draw_wrap(r, 0, app->msg, role);
+		return true;
+	}
+	if (searching || app->msg[0]) {
+		draw_text(r->y, r->x, r->w, searching ? busy : app->msg, role);
 		return true;
 	}
 	return false;
@@ -155,10 +183,12 @@ static void hint_join(const struct hint_word *words, size_t n, char *buf, size_t
 
 /* The keys the current pane has, from the actions every pane shares (search, filter,
  * legend and copy only where its ops have them) and its own (hint_keys); on a narrow
- * row the least needed are left out whole (hint_word), never a word cut. */
-static void draw_hint(struct app *app)
+ * row the least needed are left out whole (hint_word), never a word cut. A prompt or a
+ * message takes their place, a message wrapped onto the up rows above too (msg_rows). */
+static void draw_hint(struct app *app, int up)
 {
-	const struct rect *r = &app->lay.hint;
+	const struct rect rows = { app->lay.hint.y - up, app->lay.hint.x, app->lay.hint.h + up, app->lay.hint.w };
+	const struct rect *r = &rows;
 	if (draw_prompt_or_msg(app, r))
 		return;
 	if (app->search_on) {
@@ -289,11 +319,13 @@ int app_status_width(struct app *app)
 	return app->lay.status.w - 2 - text_width(live);
 }
 
-/* The status row: the pane's status text at the left, the live state at the right giving
- * up its least needed parts first; then the pane's last fields go (draw_fit_fields). */
-static void draw_status(struct app *app)
+/* The status row, up rows above its place: the pane's status text at the left, the live
+ * state at the right giving up its least needed parts first; then the pane's last fields
+ * go (draw_fit_fields). */
+static void draw_status(struct app *app, int up)
 {
-	const struct rect *r = &app->lay.status;
+	const struct rect row = { app->lay.status.y - up, app->lay.status.x, app->lay.status.h, app->lay.status.w };
+	const struct rect *r = &row;
 	draw_clear_rect(r, ROLE_STATUS);
 	char buf[APP_LINE] = "", live[192];
 	void *priv = app->pane[app->cur].priv;
@@ -481,8 +513,9 @@ void app_draw(struct app *app)
 			draw_views(app);
 		else if (app->overlay == OV_LEGEND)
 			legend_draw(app);
-		draw_status(app);
-		draw_hint(app);
+		int up = msg_rows(app) - 1;   /* a message wider than its row: the status row goes up */
+		draw_status(app, up);
+		draw_hint(app, up);
 	}
 	wnoutrefresh(stdscr);
 	doupdate();

@@ -70,7 +70,10 @@ struct pane_ops {
 	/* Optional: `/` search (ui/search.c walks these; the frame highlights every
 	 * occurrence in what the pane draws). The pane's searchable items in display
 	 * order (table rows, heatmap rows, steps, summary lines, findings, points): their
-	 * count, with the selected one in *sel (0 when nothing is selected). */
+	 * count, with the selected one in *sel (0 when nothing is selected). A walk spans
+	 * frames: the items must stay the same until a key reaches the pane or the run
+	 * changes (run->generation), and item_show may change them only when the
+	 * search_from op puts them back. */
 	size_t (*items)(void *priv, struct app *app, size_t *sel);
 	/* The text of item i as shown (every column of a row, "rank 12" for a heatmap row). */
 	void (*item_text)(void *priv, struct app *app, size_t i, char *buf, size_t n);
@@ -86,8 +89,9 @@ struct pane_ops {
 	void (*legend)(void *priv, struct app *app, struct legend *l);
 	/* Optional: `y`/`Y`: the selected cell (row false) or row (tab-separated) as
 	 * plain text, numbers in full precision (ui/copy.h); 0, 1 when the text was cut
-	 * to fit n, or -1 when nothing is selected. Without it y/Y say there is nothing to
-	 * copy. */
+	 * to fit n, or -1 when nothing is selected. 0 with buf empty: the selection's
+	 * value is missing (y/Y say so and copy nothing). Without it y/Y say there is
+	 * nothing to copy. */
 	int (*copy)(void *priv, struct app *app, bool row, char *buf, size_t n);
 	/* Optional: the hint row's words for the pane's own keys that act on what it shows
 	 * ("m:A/B/delta  Enter:open"); the frame adds the keys every pane shares. */

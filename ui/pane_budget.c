@@ -5,7 +5,9 @@
  * step window (its records after --warmup, as its budget; a rank without a budget says
  * why). Without FLOPs/peak there is no efficiency: the compute share is called compute
  * and the recoverable share is n/a (the compute overhead is unknown); the header says why
- * MFU is n/a (analysis_budget_mfu_na: which value is missing or unusable).
+ * MFU is n/a (analysis_budget_mfu_na: which value is missing or unusable). Natively the
+ * time the rank's budget leaves out (phases of no line) is named under its lines, as the
+ * report's "left out:" line: its rank wall, efficiency and MFU do not count it.
  * Each budget line has its own fill glyph and colour, so the bars read in mono. y/Y copy
  * the selected rank's useful fraction / budget row as --export budget writes them. */
 #include <limits.h>
@@ -148,6 +150,9 @@ static int draw_lines(struct bpane *p, struct app *app, const struct budget *b, 
 		draw_fmt(y, x + name_w + bar_w + 1, 32, ROLE_NORMAL, "%9s %5s%%%s", units_seconds(l->seconds, sec, sizeof(sec)),
 			 analysis_budget_share_text(b, k, 1, pct, sizeof(pct)), l->recoverable ? " recoverable" : "");
 	}
+	char left[256]; /* natively, time in phases of no line: the rank wall and its shares miss it */
+	if (analysis_budget_left_out(app->run, b, left, sizeof(left)))
+		draw_fmt(y++, x, w, ROLE_SEV_MED, "left out: %s", left);
 	return y;
 }
 
@@ -406,7 +411,10 @@ static void bp_legend(void *priv, struct app *app, struct legend *l)
 		       "compute is its share of the rank wall, not an efficiency, and rec is n/a (the compute "
 		       "overhead, recoverable too, is unknown). A "
 		       "line nothing measures reads n/a, not 0 (a phase the run does not record; compute overhead "
-		       "without FLOPs and peak), and eff and rec are n/a when only compute is recorded.");
+		       "without FLOPs and peak), and eff and rec are n/a when only compute is recorded. "
+		       "A phase none of the lines weighs (a name other than data, forward, backward, optimizer, "
+		       "compute, comm and other) is not in the rank wall: the line under the budget lines names its "
+		       "time (left out:), which eff, MFU and rec do not count.");
 	for (int k = 0; k < BUDGET_NLINES; k++)
 		legend_fill(l, k, what[k]);
 	legend_row(l, "name", 1, ROLE_RECOVER, "a recoverable line's name");

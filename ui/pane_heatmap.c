@@ -563,7 +563,7 @@ static void hp_draw(void *priv, struct app *app, const struct rect *body)
 			enum role r = cool ? ROLE_FASTER : theme_heat(l);
 			const char *gl = l < 0 ? app->g->missing : app->g->heat[cool ? l - HP_COOL : l];
 			if ((size_t)y == cy && (size_t)x == cx) {
-				r = ROLE_CURSOR;
+				r = cool ? ROLE_CURSOR_FASTER : ROLE_CURSOR;   /* mono: the sign stays */
 				if (l == 0)
 					gl = app->g->heat[1];
 			} else if (quiet && quiet < HP_BLANK_CARRY && theme_blank_plain(cur_role)) {

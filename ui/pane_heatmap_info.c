@@ -2,8 +2,9 @@
 /* pane_heatmap_info.c: what the heatmap pane says about the cell under the cursor and
  * its scale: the status row (worst and mean, which rank of a node), the note row (what a
  * cell holds, the scale), the legend (the ramp and what the range is, each level's bounds
- * with the digits that tell them apart), y/Y (the cell, the row in full precision) and
- * its words in the hint row. Row names are whole in y/Y and in the status row when it has
+ * with the digits that tell them apart), y/Y (the cell, the row in full precision, cut at
+ * the copy's room after a whole character, ui/copy.h) and its words in the hint row.
+ * Row names are whole in y/Y (within that room) and in the status row when it has
  * room; else the status row and the note clip a row's or a metric's name, never the
  * value or the scale. State and shared helpers: ui/pane_heatmap.h. */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "model/table.h"
 #include "model/text.h"
 #include "model/units.h"
+#include "ui/copy.h"
 #include "ui/draw.h"
 #include "ui/label_fit.h"
 #include "ui/pane_heatmap.h"
@@ -306,6 +308,9 @@ void heatmap_legend(void *priv, struct app *app, struct legend *l)
 	if (p->src.diverging)
 		legend_row(l, app->g->heat[3], 3, ROLE_FASTER, mono ? "faster in B (same ramp of glyphs, underlined)"
 								    : "faster in B (same ramp of glyphs, in blue)");
+	else if (mono)
+		legend_para(l, "Levels 1-5 are plain and 6-7 bold; each level has its own glyph, so the glyph "
+			       "tells the level.");
 	else
 		legend_para(l, "Colours come in three bands (levels 1-5, 6, 7); each level has its own glyph, "
 			       "so the glyph tells the level within a band.");
@@ -331,52 +336,94 @@ void heatmap_hint(void *priv, struct app *app, char *buf, size_t n)
 	snprintf(buf, n, "%s%s%s", flip ? "m:A/B/delta" : "", flip && opens ? "  " : "", opens ? "Enter:open" : "");
 }
 
-/* Y: the screen row under the cursor, as shown: a first line naming the row axis, the
- * metric and its unit, then each visible bucket's columns; a second with the row's label
- * and each bucket's worst in full precision (empty: missing). Both tab-separated. */
-static int heatmap_copy_row(struct hpane *p, struct app *app, char *buf, size_t n)
+/* Y's first field: what the label of lines [l0, l1) names, by its two ends (the first
+ * line and the last whose ranks they hold): the row axis ("rank"), the groups' ("node")
+ * or both ("node or rank"). */
+static const char *lines_axis(const struct hpane *p, size_t l0, size_t l1, char *buf, size_t n)
 {
-	size_t r0, r1, c0, c1, wrow, spc = p->spc ? p->spc : 1;
-	hm_bucket(p, &r0, &r1, &c0, &c1);
-	char head[4096], vals[4096] = "";
-	size_t kh = (size_t)snprintf(head, sizeof(head), "%s (%s worst%s%s)", p->src.row_axis, p->src.title,
-				     p->src.unit ? ", " : "", p->src.unit ? p->src.unit : ""), kv = 0;
-	for (size_t c = p->c0, i = 0; c < p->src.ncols && i < (size_t)p->w; c += spc, i++) {
+	if (!p->by_node)
+		return p->src.row_axis;
+	bool first = p->ol.row[l0] < 0, last = p->ol.row[outline_last(&p->ol, l0, l1)] < 0;
+	if (first == last)
+		return first ? p->ol.gs->axis : p->src.row_axis;
+	snprintf(buf, n, "%s or %s", p->ol.gs->axis, p->src.row_axis);
+	return buf;
+}
+
+/* sep and then s appended to buf at *k, unless cut (then nothing); whether the copy is
+ * cut now (copy_append). */
+static bool copy_put(char *buf, size_t n, size_t *k, const char *sep, const char *s, bool cut)
+{
+	return cut || copy_append(buf, n, k, sep) || copy_append(buf, n, k, s);
+}
+
+/* Each visible bucket of lines [r0, r1) after a tab: its columns (vals false) or its
+ * worst in full precision (empty: missing); whether the copy is cut. */
+static bool copy_buckets(const struct hpane *p, size_t r0, size_t r1, bool vals, char *buf, size_t n, size_t *k,
+			 bool cut)
+{
+	size_t spc = p->spc ? p->spc : 1, wrow;
+	for (size_t c = p->c0, i = 0; c < p->src.ncols && i < (size_t)p->w && !cut; c += spc, i++) {
 		size_t e = c + spc < p->src.ncols ? c + spc : p->src.ncols;
 		double w = 0, m = 0;
-		char cols[HI_COLS_N], v[40] = "";
-		cols_label(p, c, e, false, cols, sizeof(cols));
-		if (hm_lines_rect(p, r0, r1, c, e, &w, &m, &wrow))
-			table_format_full(w, v, sizeof(v));
-		if (kh + strlen(cols) + 2 >= sizeof(head) || kv + strlen(v) + 2 >= sizeof(vals))
-			break;
-		kh += (size_t)snprintf(head + kh, sizeof(head) - kh, "\t%s", cols);
-		kv += (size_t)snprintf(vals + kv, sizeof(vals) - kv, "\t%s", v);
+		char f[HI_COLS_N] = "";
+		if (!vals)
+			cols_label(p, c, e, false, f, sizeof(f));
+		else if (hm_lines_rect(p, r0, r1, c, e, &w, &m, &wrow))
+			table_format_full(w, f, sizeof(f));
+		cut = copy_put(buf, n, k, "\t", f, cut);
 	}
-	char *ra = hm_lines_label(p, r0, r1, 0);
-	snprintf(buf, n, "%s\n%s%s", head, ra, vals);
+	return cut;
+}
+
+/* Y: the screen row under the cursor, as shown: a first line naming what the rows are
+ * (lines_axis), the metric and its unit, then each visible bucket's columns; a second
+ * with the row's label and each bucket's worst in full precision (empty: missing). Both
+ * tab-separated, cut as copy_append cuts (1). */
+static int heatmap_copy_row(struct hpane *p, char *buf, size_t n)
+{
+	size_t r0, r1, c0, c1, k = 0;
+	hm_bucket(p, &r0, &r1, &c0, &c1);
+	char axis[64], *title = text_sanitize_dup(p->src.title, 0), *ra = hm_lines_label(p, r0, r1, 0);
+	const char *unit = p->src.unit ? p->src.unit : "";
+	const char *head[] = { lines_axis(p, r0, r1, axis, sizeof(axis)), " (", title, " worst", unit[0] ? ", " : "",
+			       unit, ")" };
+	bool cut = false;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		cut = copy_put(buf, n, &k, "", head[i], cut);
+	cut = copy_buckets(p, r0, r1, false, buf, n, &k, cut);
+	cut = copy_buckets(p, r0, r1, true, buf, n, &k, copy_put(buf, n, &k, "\n", ra, cut));
+	free(title);
 	free(ra);
-	return 0;
+	return cut;
 }
 
 /* y: the cell (bucket) under the cursor in full precision, tab-separated: its row and
- * column labels, the metric, worst, mean and the unit (the status row rounds); Y: the
- * row (heatmap_copy_row). */
+ * column labels, the metric, worst, mean and the unit (the status row rounds), cut as
+ * copy_append cuts (1); a missing cell copies nothing (buf empty, pane.h). Y: the row
+ * (heatmap_copy_row). */
 int heatmap_copy(void *priv, struct app *app, bool row, char *buf, size_t n)
 {
 	struct hpane *p = priv;
 	if (row)
-		return heatmap_copy_row(p, app, buf, n);
-	size_t r0, r1, c0, c1, wrow;
+		return heatmap_copy_row(p, buf, n);
+	size_t r0, r1, c0, c1, wrow, k = 0;
 	hm_bucket(p, &r0, &r1, &c0, &c1);
 	double w = 0, m = 0;
+	buf[0] = '\0';
 	if (!hm_lines_rect(p, r0, r1, c0, c1, &w, &m, &wrow))
-		return -1;
-	char *ra = hm_lines_label(p, r0, r1, 0), cols[HI_COLS_N], wv[40], mv[40];
+		return 0;
+	char *ra = hm_lines_label(p, r0, r1, 0), *title = text_sanitize_dup(p->src.title, 0), cols[HI_COLS_N], wv[40],
+	     mv[40];
 	cols_label(p, c0, c1, false, cols, sizeof(cols));
 	table_format_full(w, wv, sizeof(wv));
 	table_format_full(m, mv, sizeof(mv));
-	snprintf(buf, n, "%s\t%s\t%s\t%s\t%s\t%s", ra, cols, p->src.title, wv, mv, p->src.unit ? p->src.unit : "");
+	const char *f[] = { ra, cols, title, wv, mv, p->src.unit ? p->src.unit : "" };
+	bool cut = false;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		cut = copy_put(buf, n, &k, i ? "\t" : "", f[i], cut);
 	free(ra);
-	return 0;
+	free(title);
+	return cut;
 }

@@ -384,6 +384,9 @@ static void ov_legend(void *priv, struct app *app, struct legend *l)
 	legend_row(l, "ok", 1, ROLE_GOOD, "a good line (balanced, no issue found where a rule could judge)");
 	legend_row(l, "warn", 1, ROLE_SEV_MED, "a line to look at (skipped records, a warning)");
 	legend_row(l, "bad", 1, ROLE_SEV_HIGH, "a problem line (a straggler, a regression)");
+	if (theme_tier() == TIER_MONO)   /* the samples alone: "ok" would read as any plain word */
+		legend_para(l, "Without colour, a warn line is underlined and a bad line bold; an ok line is plain, as "
+			       "the lines that judge nothing (run, path, sources) are: its words give its verdict.");
 	char words[4096];
 	size_t k = 0;
 	for (size_t i = 0; i < p->sum.n && k < sizeof(words); i++)

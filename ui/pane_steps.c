@@ -185,13 +185,15 @@ static double bucket_phases(const struct spane *p, size_t a, size_t b, double *m
 	return total;
 }
 
+/* The stacked bars in r: its first SP_LABEL_W columns the y axis's label, then p->w
+ * columns of buckets of records, as the axis and the sparklines have. */
 static void draw_chart(struct spane *p, struct app *app, const struct rect *r)
 {
 	size_t n = nrec(p);
 	double ymax = 0;
 	double mean[SP_MAX_PHASES];
 	int cols = 0;
-	for (int x = 0; x < r->w; x++, cols++) {
+	for (int x = 0; x < p->w; x++, cols++) {
 		size_t a = p->c0 + (size_t)x * p->spc;
 		if (a >= n)
 			break;
@@ -319,7 +321,7 @@ static void draw_spark(struct spane *p, struct app *app, int s, int y, int x0, i
 static void sp_draw(void *priv, struct app *app, const struct rect *body)
 {
 	struct spane *p = priv;
-	p->w = body->w - SP_LABEL_W - 14;
+	p->w = body->w - SP_LABEL_W - 1;   /* the columns of the bars, the axis and the sparklines */
 	fix_view(p);
 	int y = body->y;
 	draw_fmt(y++, body->x + 1, body->w - 2, ROLE_HEADER,

@@ -349,7 +349,9 @@ static void sw_legend(void *priv, struct app *app, struct legend *l)
 		       "NAT concurrency), is listed with the reason, not plotted: the line under the plot names them.");
 	legend_row(l, u ? "●" : "o", 1, ROLE_NORMAL, "a point");
 	legend_row(l, u ? "○" : "?", 1, ROLE_NORMAL, "a point from few requests (low confidence)");
-	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, "an outlier, removed from the fit (its line is yellow)");
+	legend_row(l, u ? "✕" : "x", 1, ROLE_SEV_MED, theme_tier() == TIER_MONO
+		   ? "an outlier, removed from the fit (its line is underlined)"
+		   : "an outlier, removed from the fit (its line is yellow)");
 	legend_row(l, u ? "·" : ".", 3, ROLE_NORMAL, "the fitted line");
 	legend_row(l, u ? "─" : "-", 3, ROLE_NORMAL,
 		   "the target: --target-latency (on a NAT runtime plot, --target-runtime)");

@@ -185,6 +185,12 @@ static void drill_keep(struct tpane *p, struct app *app)
 	p->drill_back = app->nback;
 }
 
+const char *table_pane_own_filter(const void *priv)
+{
+	const struct tpane *p = priv;
+	return p->drilled ? p->kept : p->t->filter;
+}
+
 /* Esc went back (pane.h back): past the drill-down, the back stack below where it landed,
  * the pane's own filter again (it was valid before, so it is again). */
 static void tp_back(void *priv, struct app *app)

@@ -2,7 +2,8 @@
 /* pane_table.h: the parts of the table pane (pane_table.c) kept in files of their own:
  * its `i` legend (pane_table_legend.c); what it and its `e` (app_export.c) say of a view
  * held in part and of a pane with no row (pane_table_parts.c); which columns a frame
- * shows (pane_table_layout.c). Not for other panes. */
+ * shows (pane_table_layout.c); the filter the saved state keeps (ui/state.c). Not for
+ * other panes. */
 #ifndef UI_PANE_TABLE_H
 #define UI_PANE_TABLE_H
 
@@ -44,8 +45,13 @@ struct app;
  * its PATHs, each argument a shell word). */
 char *table_parts_note(const struct table *t, const struct app *app);
 /* What a pane showing no row of t says (malloc'd): the view's empty note or "no rows";
- * with a filter "no rows match the filter", or held in part "no row matches the filter
+ * with a filter "no rows match the filter" (and, when a value is a pattern some row holds as
+ * written, table_filter_hint's why), or held in part "no row matches the filter
  * in the first ranks' rows loaded, " and table_parts_note (the others may hold rows). */
 char *table_pane_empty(const struct table *t, const struct app *app);
+/* The filter of the table pane priv (pane_table's private state) that is its own, NULL
+ * for none: while a drill-down shows its evidence's filter (or none) in its place, the
+ * one Esc puts back. What the saved state keeps (ui/state.c), never a drill-down's. */
+const char *table_pane_own_filter(const void *priv);
 
 #endif

@@ -121,6 +121,9 @@ char *table_pane_empty(const struct table *t, const struct app *app)
 {
 	if (!t->filter)
 		return xstrdup(t->empty_note ? t->empty_note : "no rows");
+	char hint[512];
+	if (!t->partial && table_filter_hint(t, hint, sizeof(hint)))
+		return xasprintf("no rows match the filter: %s", hint);
 	if (!t->partial)
 		return xstrdup("no rows match the filter");
 	char *note = table_parts_note(t, app);

@@ -5,7 +5,9 @@
  *   tab<TAB>table|heatmap<TAB>ARG     a tab opened with v, :view or :heatmap
  *   pane<TAB>LABEL
  *   table<TAB>VIEW<TAB>SORT_COLUMN or -<TAB>asc|desc<TAB>FILTER
- * A tab closed with q is not written, so it does not come back. */
+ * A tab closed with q is not written, so it does not come back. A table line holds the
+ * tab's own filter, never a drill-down's shown in its place; a table tab this session
+ * did not open keeps the line it had. */
 #include "ui/state.h"
 
 #include <errno.h>
@@ -17,8 +19,10 @@
 #include <unistd.h>
 #include "model/registry.h"
 #include "model/table.h"
+#include "model/text.h"
 #include "model/xalloc.h"
 #include "ui/app.h"
+#include "ui/pane_table.h"
 
 static const char magic[] = "tscope-tui state 1";
 
@@ -128,23 +132,65 @@ void state_load(struct app *app)
 			app->cur = i;
 }
 
+/* The saved entry of view, NULL when none. */
+static const struct state_table *saved_table(const struct app *app, const char *view)
+{
+	for (size_t k = 0; k < app->nstate; k++)
+		if (strcmp(app->state[k].view, view) == 0)
+			return &app->state[k];
+	return NULL;
+}
+
+/* The saved sort and filter s applied to table pane slot; what no longer applies (the
+ * run lost a column) said as "saved sort '-loss' no longer applies: unknown column
+ * 'loss'", the saved text sanitized. */
+static void apply_table(struct app *app, struct pane_slot *slot, const struct state_table *s)
+{
+	struct table *t = slot->ops->table(slot->priv, app);
+	int c = s->sort ? table_col_index(t, s->sort) : -1;
+	char said[APP_LINE] = "", err[200];
+	if (c >= 0)
+		table_sort(t, c, s->desc);
+	else if (s->sort)
+		snprintf(said, sizeof(said), "saved sort '%s%s' no longer applies: unknown column '%s'",
+			 s->desc ? "-" : "", s->sort, s->sort);
+	if (s->filter && slot->ops->filter(slot->priv, app, s->filter, err, sizeof(err)) < 0)
+		text_appendf(said, sizeof(said), "%ssaved filter '%s' no longer applies: %s", said[0] ? "; " : "",
+			     s->filter, err);
+	if (!said[0])
+		return;
+	char *safe = text_sanitize_dup(said, app->text_flags);
+	app_msg(app, true, "%s", safe);
+	free(safe);
+}
+
 void state_apply(struct app *app, size_t i)
 {
 	struct pane_slot *slot = &app->pane[i];
-	if (!slot->priv || slot->ops != &pane_table || !slot->arg)
+	const struct state_table *s = slot->arg ? saved_table(app, slot->arg) : NULL;
+	if (s && slot->priv && slot->ops == &pane_table)
+		apply_table(app, slot, s);
+}
+
+static void put_table(FILE *f, const char *view, const char *sort, bool desc, const char *filter)
+{
+	fprintf(f, "table\t%s\t%s\t%s\t%s\n", view, sort ? sort : "-", desc ? "desc" : "asc", filter ? filter : "");
+}
+
+/* Slot s's table line: an open table's sort and its own filter (not a drill-down's shown
+ * in its place: pane_table.h); a table tab not open now (tabs open lazily: one not
+ * visited this session) keeps the line it had. */
+static void save_table(FILE *f, const struct app *app, const struct pane_slot *s)
+{
+	if (s->ops != &pane_table || !s->arg)
 		return;
-	for (size_t k = 0; k < app->nstate; k++) {
-		const struct state_table *s = &app->state[k];
-		if (strcmp(s->view, slot->arg) != 0)
-			continue;
-		struct table *t = slot->ops->table(slot->priv, app);
-		int c = s->sort ? table_col_index(t, s->sort) : -1;
-		if (c >= 0)
-			table_sort(t, c, s->desc);
-		char err[200];
-		if (s->filter && slot->ops->filter(slot->priv, app, s->filter, err, sizeof(err)) < 0)
-			app_msg(app, true, "saved filter '%s' no longer applies: %s", s->filter, err);
-		return;
+	const struct state_table *saved = saved_table(app, s->arg);
+	if (s->priv) {
+		const struct table *t = s->ops->table(s->priv, (struct app *)app);
+		put_table(f, s->arg, t->sort_col >= 0 ? t->col[t->sort_col].name : NULL, t->sort_desc,
+			  table_pane_own_filter(s->priv));
+	} else if (saved) {
+		put_table(f, s->arg, saved->sort, saved->desc, saved->filter);
 	}
 }
 
@@ -164,14 +210,8 @@ void state_save(const struct app *app)
 			fprintf(f, "tab\t%s\t%s\n", s->ops == &pane_table ? "table" : "heatmap", s->arg);
 	}
 	fprintf(f, "pane\t%s\n", app->pane[app->cur].label);
-	for (size_t i = 0; i < app->npane; i++) {
-		const struct pane_slot *s = &app->pane[i];
-		if (!s->priv || s->ops != &pane_table || !s->arg)
-			continue;
-		const struct table *t = s->ops->table(s->priv, (struct app *)app);
-		fprintf(f, "table\t%s\t%s\t%s\t%s\n", s->arg, t->sort_col >= 0 ? t->col[t->sort_col].name : "-",
-			t->sort_desc ? "desc" : "asc", t->filter ? t->filter : "");
-	}
+	for (size_t i = 0; i < app->npane; i++)
+		save_table(f, app, &app->pane[i]);
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
 		unlink(tmp);
 }

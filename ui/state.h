@@ -2,7 +2,8 @@
 /* state.h: what the explorer remembers per run between sessions, under
  * $XDG_STATE_HOME/tscope-tui/ (else ~/.local/state/tscope-tui/): the tabs opened with
  * v, :view or :heatmap that were still open, the last pane, and the sort and filter of
- * every table tab that was open. One small text file per run,
+ * every table tab (its own filter, never a drill-down's shown in its place; a tab this
+ * session did not open keeps what an earlier one saved). One small text file per run,
  * named by a hash of the run's real path; written whole through a temp file and
  * rename(). Nothing is read or written in scripted runs (TSCOPE_SCRIPT), with
  * --max-frames, or in compare mode. A missing or unreadable file is not an error. */
@@ -23,9 +24,12 @@ struct state_table {
  * has data), make the saved pane current, keep the table entries for state_apply().
  * Call after the run's default tabs are in place (app->nfixed set). */
 void state_load(struct app *app);
-/* Apply the saved sort and filter to table tab i right after it opened. */
+/* Apply the saved sort and filter to table tab i right after it opened; what no longer
+ * applies (a column the run no longer has) is said with app_msg. */
 void state_apply(struct app *app, size_t i);
-/* Write the run's state (current pane, open tables' sort and filter). */
+/* Write the run's state: the extra tabs, the current pane, each table tab's sort and own
+ * filter (a drill-down's shown in its place is not saved); a table tab not opened this
+ * session keeps its saved line. */
 void state_save(const struct app *app);
 void state_free(struct app *app);
 

@@ -3,7 +3,11 @@
  * 256 colours (fg, bg), 8 colours (fg, bg) plus attributes, and mono (bold, reverse,
  * underline only). The tier is chosen once by theme_init() from has_colors(), COLORS,
  * NO_COLOR and --color; everything draws through theme_attr(role). Heat is also
- * encoded by glyph (ui/glyph.h), so the heatmap reads in mono. */
+ * encoded by glyph (ui/glyph.h), so the heatmap reads in mono. In mono the tones stay
+ * apart: ROLE_GOOD plain (as ROLE_NORMAL), ROLE_SEV_MED underlined, ROLE_SEV_HIGH bold;
+ * and in the heatmap's cells only the cursor is reversed (level 7 is bold: a reversed
+ * full block would look blank), ROLE_CURSOR_FASTER, the cursor on a cell faster in B,
+ * keeping ROLE_FASTER's underline. */
 #ifndef UI_THEME_H
 #define UI_THEME_H
 
@@ -23,12 +27,12 @@
 	X(ROLE_SELECTED,   -1,  -1, -1,            -1,          A_REVERSE, A_REVERSE) \
 	X(ROLE_DIM,       244,  -1, -1,            -1,          A_DIM,    0) \
 	X(ROLE_SEV_HIGH,  196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD) \
-	X(ROLE_SEV_MED,   214,  -1, COLOR_YELLOW,  -1,          0,        A_BOLD) \
+	X(ROLE_SEV_MED,   214,  -1, COLOR_YELLOW,  -1,          0,        A_UNDERLINE) \
 	X(ROLE_SEV_LOW,    75,  -1, COLOR_CYAN,    -1,          0,        0) \
 	X(ROLE_HEAT_MILD,   3,  -1, COLOR_YELLOW,  -1,          0,        0) \
 	X(ROLE_AXIS,      244,  -1, -1,            -1,          0,        0) \
 	X(ROLE_HEAT_HIGH,   1,  -1, COLOR_RED,     -1,          0,        A_BOLD) \
-	X(ROLE_HEAT_WORST, 13,  -1, COLOR_MAGENTA, -1,          0,        A_BOLD | A_REVERSE) \
+	X(ROLE_HEAT_WORST, 13,  -1, COLOR_MAGENTA, -1,          0,        A_BOLD) \
 	X(ROLE_MISSING,   238,  -1, -1,            -1,          A_DIM,    0) \
 	X(ROLE_MARK,      201,  -1, COLOR_MAGENTA, -1,          A_BOLD,   A_BOLD | A_UNDERLINE) \
 	X(ROLE_CURSOR,     -1,  -1, -1,            -1,          A_REVERSE, A_REVERSE) \
@@ -44,7 +48,8 @@
 	X(ROLE_ERROR,     196,  -1, COLOR_RED,     -1,          A_BOLD,   A_BOLD | A_REVERSE) \
 	X(ROLE_ACCENT,     81,  -1, COLOR_CYAN,    -1,          A_BOLD,   A_BOLD) \
 	X(ROLE_MATCH,      16, 226, COLOR_BLACK,   COLOR_YELLOW, A_BOLD,  A_BOLD | A_UNDERLINE) \
-	X(ROLE_FASTER,     39,  -1, COLOR_BLUE,    -1,          0,        A_UNDERLINE)
+	X(ROLE_FASTER,     39,  -1, COLOR_BLUE,    -1,          0,        A_UNDERLINE) \
+	X(ROLE_CURSOR_FASTER, -1, -1, -1,          -1,          A_REVERSE, A_REVERSE | A_UNDERLINE)
 
 enum role {
 #define X(r, f256, b256, f8, b8, a, m) r,

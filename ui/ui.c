@@ -181,6 +181,7 @@ static void app_free(struct app *app)
 		close_slot(&app->pane[i]);
 	free(app->strag);
 	free(app->strag_onset);
+	free(app->strag_until);
 	analysis_recompute_wait(app->run);   /* the model is read by a catch-up worker */
 	if (app->follow)
 		follow_stop_index(app->follow);
@@ -428,8 +429,7 @@ static void load_bar(const struct ui_load_status *st, int y, int w)
 		draw_bar(y, 11, w - 18 > 10 ? w - 18 : 10, frac, ROLE_BAR);
 		draw_fmt(y, w - 5, 6, ROLE_NORMAL, "%3d%%", (int)(100 * frac));
 		if (st->finishing)
-			snprintf(line, sizeof(line), "%s of %s · every file read: aligning the steps and analysing...",
-				 done, total);
+			snprintf(line, sizeof(line), "%s of %s · every file read: %s...", done, total, st->finishing);
 		else if (rate > 0 && st->done < st->total)
 			snprintf(line, sizeof(line), "%s of %s · %s MB/s · ETA %s s", done, total, mbs, eta);
 		else

@@ -17,10 +17,15 @@ struct compare;
  * contract as ui_run(). */
 int ui_run_compare(struct compare *c, const struct opts *opts);
 enum { UI_PICK_QUIT = -1, UI_PICK_NO_TTY = -2 };
-/* A folder of runs: let the user pick one of n run paths below dir, starting on item
- * sel. Returns its index, UI_PICK_QUIT (q, Q, a signal: ui_exit_signal() tells) or
- * UI_PICK_NO_TTY (no usable terminal: nothing was drawn). */
-int ui_pick_run(const char *dir, const char *const *paths, size_t n, size_t sel, const struct opts *opts);
+/* A folder of runs: let the user pick one of the n runs kids below dir (as run_children
+ * lists them, model/run.h: each path DIR/NAME), starting on item sel. Each row shows
+ * NAME, clipped apart from the others' names when it does not fit, and the run's kind
+ * (its format). msg: why the run picked last was not opened (lines apart by "\n"),
+ * shown under the list while the picker is up; or NULL. Returns the index picked,
+ * UI_PICK_QUIT (q, Q, a signal: ui_exit_signal() tells) or UI_PICK_NO_TTY (no usable
+ * terminal: nothing was drawn). */
+int ui_pick_run(const char *dir, const struct run_child *kids, size_t n, size_t sel, const char *msg,
+		const struct opts *opts);
 /* 128 + N when signal N (SIGINT, SIGTERM, SIGHUP, or a terminal gone at end of file,
  * as SIGHUP) ended the last terminal session (picker, explorer, loading screen), else 0:
  * the exit status a shell expects. */
@@ -34,7 +39,8 @@ struct ui_load_status {
 	const char *path;          /* the first PATH (unsanitized) */
 	long long done, total;     /* bytes read and to read; total 0: unknown */
 	double seconds;            /* since the load began */
-	bool finishing;            /* every file read: aligning the steps */
+	const char *finishing;     /* every file read: what the load does now ("aligning the
+	                            * steps and analysing", "analysing"), else NULL */
 	bool listing;              /* the rank dirs are still being listed: the bytes to
 	                            * read are not all known (no bar, the ETA unknown) */
 	size_t listed;             /* rank dirs listed so far */

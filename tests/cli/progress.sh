@@ -5,7 +5,8 @@
 # the run's steps.jsonl is a named pipe fed in two halves with a pause between them
 # (a file still being written over a slow filesystem looks the same to the loader).
 # A trickle (25 lines every 0.5 s): the bytes read and the rate never read 0 (the
-# Numbers rule: "0.0358 MB · 0.0179 MB/s", not "0 MB · 0.0 MB/s").
+# Numbers rule: "0.0358 MB · 0.0179 MB/s", not "0 MB · 0.0 MB/s"). With --ascii, the
+# line is in ASCII under a UTF-8 locale too.
 # Bytes beyond the sizes known (three ranks' files and a fourth rank's FIFO fed slowly:
 # a FIFO's bytes are in no total): never above 100% nor "ETA 0 s", "(total unknown)".
 # Ctrl-Z and fg during a slow load (a job-control shell in the pty): the terminal
@@ -53,6 +54,17 @@ slow_run
 rc=$?
 wait
 tap_check "slow load, stderr not a tty: exit 0, no progress line" '[ "$rc" -eq 0 ] && ! grep -q "loading" pipe.err pipe.out'
+
+# --ascii under a UTF-8 locale: the progress line in ASCII as the report is (its middle
+# dots were UTF-8: the line only looked at the locale)
+slow_run
+on_tty "--ascii slow" ascii.out
+rc=$?
+wait
+tr '\r' '\n' <ascii.out | grep "tscope-tui: loading" >ascii.lines
+tap_check "--ascii under LC_ALL=$LC_ALL: the progress line in ASCII (\" - \", no middle dot)" \
+	'[ "$rc" -eq 0 ] && grep -q "MB.* - " ascii.lines && ! grep -q "·" ascii.lines'
+sed 's/^/# /' ascii.lines | head -2
 
 on_tty src quick.out
 rc=$?

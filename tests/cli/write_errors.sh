@@ -4,7 +4,8 @@
 # regular file (FIFO, device, /dev/stdout, symlinks), keeps the umask and the old mode, a
 # closed stdout nothing is written to is no error,
 # accepts any valid name and leaves no temp file behind (issue 16). A writable file in a
-# directory that takes no temp file: the message says so and how to write it in place.
+# directory that takes no temp file: the message says so and how to write it in place. A
+# path that holds a blank is quoted in the message.
 set -u
 . "$TSCOPE_ROOT/tests/tap.sh"
 cd "$TSCOPE_TMP" || exit 1
@@ -120,6 +121,11 @@ renamed over ro/w.csv; write to stdout instead: -o - > ro/w.csv" "$(cat err)"
 		"tscope-tui: cannot write ro/r.csv: Permission denied" "$(cat err)"
 fi
 chmod 755 ro
+# 4c. a path holding a blank is quoted as a shell word in the message (as the explorer's e
+# says it), so where the name ends shows
+"$B" --export ranks -o "no dir/x.csv" "$demo" 2>err
+tap_eq "-o 'no dir/x.csv' in no directory: the path quoted" \
+	"tscope-tui: cannot write 'no dir/x.csv': No such file or directory" "$(cat err)"
 
 # 5. Raw arguments are never echoed: unknown options, bad numbers, --sort, --filter.
 esc=$(printf '\033]52;c;SGVsbG8=\007')

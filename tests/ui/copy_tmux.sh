@@ -5,7 +5,8 @@
 # steps, then the rank and each bucket's worst); Steps' y the step time and Y the record,
 # Budget's y the useful fraction and Y the rank's budget row, as --export writes them; the
 # Overview's y the selected finding's title and Y its findings row; the Sweep's y the
-# point's value and Y the point (stimulus, value, ranking, pass, notes). A cell longer
+# point's value and Y the point (stimulus, value, ranking, pass, notes); y on a missing
+# cell (Ranks' onset_step) says the value is missing and copies nothing. A cell longer
 # than 1023 bytes is copied whole; one longer than the copy buffer (16 KiB) is cut after
 # a whole UTF-8 character, and the message says so.
 set -u
@@ -58,6 +59,11 @@ tap_check "Overview y: the selected finding's title" 'buf | grep -q "^Correlated
 copy Y
 tap_check "Overview Y: the finding's row (severity, id, title, ...)" \
 	'buf | grep -q "^high	CROSS.CORRELATED_INSTABILITY	Correlated instability at step 300	"'
+T send-keys -t copy 3 g l l l l l l l l
+wait_for "onset_step=-" >/dev/null
+T send-keys -t copy y
+tap_check "Ranks y on a missing cell (onset_step -) says its value is missing, not that nothing is selected" \
+	'wait_for "the selected cell'"'"'s value is missing: nothing copied"'
 T send-keys -t copy Q
 wait_gone "compute worst" >/dev/null
 T send-keys -t copy "'$TSCOPE_BIN' --tui --no-index sweep" Enter

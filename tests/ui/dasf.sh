@@ -2,9 +2,10 @@
 # dasf.sh: the explorer on the DASF fixture, headless (TSCOPE_SCRIPT): the Heatmap tab
 # shows task balance (workers x seconds), Enter on a function in function_bottleneck
 # lists its tasks on that row's worker (Function, Host and Worker exactly), Esc returns, and a
-# worker-imbalance finding opens its row of the heatmap; each DASF function finding about a
-# name the sanitizer rewrites (U+200B, ESC, tab, invalid UTF-8) opens the function_bottleneck
-# row that holds it, never an empty table, and the worker finding that worker's tasks; a
+# worker-imbalance finding opens its row of the Heatmap tab (no second tab of that grid);
+# each DASF function finding about a name the sanitizer rewrites (U+200B, ESC, tab,
+# invalid UTF-8) opens the function_bottleneck row that holds it, never an empty table,
+# and the worker finding that worker's tasks; a
 # finding's evidence is exact: 'predict' is not 'predict_proba', a worker without Managed
 # Memory events opens its tasks (its fix names no task_balance), names that differ by a
 # per-call token open their group's tasks, functions tied for most idle GPU samples every
@@ -59,8 +60,9 @@ q
 EOF
 TSCOPE_SCRIPT="$TMP/keys2" TERM=dumb LINES=24 COLUMNS=100 "$BIN" --tui "$TMP/skew.msgpack" >/dev/null 2>&1
 grep -q 'DASF.WORKER_IMBALANCE' "$TMP/findings.txt"; tap_rc $? "findings pane lists DASF.WORKER_IMBALANCE"
-grep -q 'Task balan' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt"
-tap_rc $? "Enter on it opens the task balance heatmap on worker-x-0"
+grep -q 'task balance' "$TMP/worker.txt" && grep -q 'worker worker-x-0' "$TMP/worker.txt" &&
+	! head -n 1 "$TMP/worker.txt" | grep -q 'Task balance'
+tap_rc $? "Enter on it opens the task balance heatmap, 2 Heatmap (no second tab of it), on worker-x-0"
 # ... on its row however far down (worker-x-0 the third, after two workers of Managed Memory events alone),
 # its findings row naming no rank (a DASF run has none: the row number is not one)
 mkdir "$TMP/mix" && "$BUILD/tests/gen_dasf" verdicts "$TMP/vd" >/dev/null && cp "$TMP/vd/memonly.msgpack" "$TMP/mix/" &&

@@ -53,6 +53,12 @@ tap_check "the message says the options" \
 "$TSCOPE_BIN" --no-index --export ranks --sort "$sort" --filter 'rank<40' run64 >want_some.csv 2>/dev/null
 tap_check "the CSV is --export ranks --sort $sort --filter 'rank<40' byte for byte" 'cmp -s some.csv want_some.csv'
 
+# The message of a dump whole: its rows below the status row (one wider than the row is
+# wrapped onto the rows above the last, the status row above them), joined by blanks.
+msg_rows() {
+	awk '/^ / { n = 0; next } { m[++n] = $0 }
+	     END { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), m[i]; print "" }' "$1"
+}
 # the heatmap: the cells on screen, and --export heatmap_cells is another window
 session heat "$(printf '2\ne<C-u>heat.csv\n:dump @/prompt\n<Enter>\n:dump @/done')" run64
 n=$(($(wc -l <heat.csv) - 1))
@@ -75,7 +81,8 @@ tap_check "compare heatmap: after m, A's cells, said so" \
 # a pair's empty Env tab (identical run.json): no prompt, the reason, no file
 session env "$(printf '6\ne\n:dump @/done')" a reg
 tap_check "a pair's diff_env without a row: e says why, as --export, and writes nothing" \
-	'last env.done | grep -q "^nothing to export: view .diff_env. has no rows for this pair of runs: no difference: " &&
+	'msg_rows env.done |
+	 grep -q "^nothing to export: view .diff_env. has no rows for this pair of runs: no difference: " &&
 	 [ -z "$(find . -name "*diff_env*")" ]'
 
 # Steps: the shown rank's rows, as --export steps --filter rank=N

@@ -244,6 +244,50 @@ tap_check "e with a name of blanks alone: cancelled as with none, no file writte
 	'msg x_blank | grep -q "^export cancelled: no file name given" && [ ! -e "   " ]'
 tap_check "e with a trailing blank: the file written, its name quoted in the message" \
 	'msg x_trail | grep -q "^exported 16 rows of .ranks. to '"'ranks.csv '"'\$" && [ -s "ranks.csv " ]'
+# blanks after a command are ignored as before it (":view nodes " said "no view 'nodes '");
+# :heatmap of the grid 2 Heatmap shows goes to that tab (it opened a second one, the same);
+# e's messages quote a path with a blank, failed too, and a blank before ~/ is no part of
+# the name (it wrote " ~/lead.csv"); at 80 columns a message wider than the row is wrapped
+# onto the rows above it whole, the status row above them (it was cut mid-sentence)
+cat >keys <<KEYS
+:view nodes 
+:dump $PWD/b_view
+:pane Ranks 
+:dump $PWD/b_pane
+:mouse off 
+:dump $PWD/b_mouse
+:heatmap steps 
+:dump $PWD/b_heat
+:heatmap steps
+:dump $PWD/b_heat2
+3
+e<C-u>~/no dir/x.csv<Enter>
+:dump $PWD/x_nodir
+e<C-u> ~/lead.csv<Enter>
+:dump $PWD/x_lead
+:resize 24 80
+e<C-u>-<Enter>
+:dump $PWD/w_dash
+KEYS
+(HOME="$PWD/home" && export HOME && tui "$demo")
+tap_check ":view nodes, :pane Ranks, :mouse off with a trailing blank: done, the blank ignored" \
+	'status b_view | grep -q "^ nodes  row 1/" && status b_pane | grep -q "^ ranks  row 1/" &&
+	 msg b_mouse | grep -q "^mouse off\$"'
+tap_check ":heatmap steps goes to 2 Heatmap, the tab that shows that grid: no second tab" \
+	'status b_heat | grep -q "^ rank 0  step" && ! head -1 b_heat | grep -q "Step heatmap" &&
+	 ! head -1 b_heat2 | grep -q "Step heatmap"'
+tap_check "e to a path with a blank that cannot be written: the message quotes it" \
+	'msg x_nodir | grep -qF "cannot write '"'$PWD/home/no dir/x.csv'"': No such file or directory"'
+tap_check "e to \" ~/lead.csv\": the blank before ~ ignored, \$HOME/lead.csv written" \
+	'msg x_lead | grep -qF "exported 16 rows of '"'ranks'"' to $PWD/home/lead.csv" && [ -s home/lead.csv ] &&
+	 [ ! -e " ~" ]'
+dash="cannot write to -: the explorer owns the terminal; give a file name (--export VIEW - writes stdout)"
+tap_check "80 columns: the refusal of - wraps whole onto the rows above, the status row above them" \
+	'[ "$(tail -2 w_dash | paste -sd" ")" = "$dash" ] && tail -3 w_dash | head -1 | grep -q "^ ranks  row 1/16"'
+printf ':heatmap tasks\n:dump %s/d_heat\n' "$PWD" >keys
+tui dasf
+tap_check "DASF: :heatmap tasks goes to 2 Heatmap, which shows the tasks grid: no second tab" \
+	'! head -1 d_heat | grep -q "Task balance" && status d_heat | grep -q "^ worker worker-"'
 printf 'j<Bogus>\033[2J\n' >keys
 tui "$demo"
 tap_check "an unknown key name in a script: exit 2, the line quoted sanitized" \

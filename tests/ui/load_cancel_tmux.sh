@@ -9,7 +9,8 @@
 # The run's steps.jsonl is a named pipe fed a line every 50 ms: a load that never ends.
 # --print and --export while no byte comes (rank 3 of 4 a FIFO with no writer yet, as a
 # stalled file system): the line still shows after 0.5 s, q or Esc cancel (status 1, the
-# loader blocked in its wait not waited for), the terminal is as it was and no key typed
+# loader blocked in its wait not waited for, and said so: it did not stop within a second;
+# a loader that stops is never said to be), the terminal is as it was and no key typed
 # is left for the shell. Arrow and function keys (escape sequences) are not Esc: they
 # and other keys are discarded, and the load goes on.
 set -u
@@ -83,7 +84,8 @@ tap_check "--print, no byte coming (a FIFO with no writer): the progress line sh
 T send-keys -t cancel q
 wait_for "left="
 tap_check "... q cancels it at once: status 1, the loader blocked in its wait not waited for" \
-	'grep -q "tscope-tui: load cancelled (a loader blocked" "$tmux_screen" && grep -q "^rc=1" "$tmux_screen"'
+	'grep -q "tscope-tui: load cancelled (a loader that did not stop within a second was not waited for)" \
+		"$tmux_screen" && grep -q "^rc=1" "$tmux_screen"'
 tap_check "... the terminal is restored and the q is not left for the shell" \
 	'grep -q "^tty-ok" "$tmux_screen" && grep -q "^left=\[\]" "$tmux_screen"'
 T send-keys -t cancel "clear" Enter

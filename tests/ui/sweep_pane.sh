@@ -6,7 +6,8 @@
 # source shown (sizing_points for a NAT file beside a GenAI-Perf sweep, sweep for the series);
 # pass is - until a constraint is given; a point
 # without a request count lists its confidence as n/a; a :constraint on a metric no
-# config has is refused as not judged;
+# config has is refused as not judged; a bare :constraint gives its usage, only
+# `:constraint clear` clears;
 # `:objective` and `:constraint` re-rank the sweep view at once (GPU telemetry metrics
 # too); a bad objective is reported, not fatal; the sweep view's time columns carry
 # their unit in the name (ttft_p99_ms) and :filter compares in it; on a NAT-only run, Enter on a sizing
@@ -103,6 +104,26 @@ grep -q 'sweep  row 3/3  ' "$TMP/enter.txt"
 tap_rc $? "Enter on the third point opens its row in the sweep table"
 grep -q "unknown metric 'bogus_p1'" "$TMP/bad.txt"
 tap_rc $? "a bad :objective is reported in the status line"
+# a bare :constraint gives its usage and keeps the constraints (it cleared them all);
+# :constraint clear clears them
+cat >"$TMP/s3c" <<S
+:resize 24 160
+:view sweep
+:constraint ttft_p99<20
+:constraint
+:dump $TMP/con_bare.txt
+:constraint clear
+:dump $TMP/con_clear.txt
+:quit
+S
+tui "$TMP/s3c" "$AN"
+usage="usage: :constraint EXPR|clear, e.g. ttft_p99<10 ('clear' removes all; 1 in force)"
+tail -n 1 "$TMP/con_bare.txt" | grep -qF "$usage" &&
+	grep -q 'm_run_config_2 .* no  *ttft_p99<20 (30)' "$TMP/con_bare.txt"
+tap_rc $? "a bare :constraint gives its usage; the constraint stays in force"
+tail -n 1 "$TMP/con_clear.txt" | grep -q "^3 of 3 configs pass 0 constraints" &&
+	! grep -q 'ttft_p99<20' "$TMP/con_clear.txt"
+tap_rc $? ":constraint clear removes it"
 # a time column's name carries its unit, and :filter takes the value in that unit
 cat >"$TMP/s3u" <<S
 :resize 24 160

@@ -2,7 +2,8 @@
 /* test_copy.c: the text y and Y copy from a table (ui/copy.c): a cell of any length
  * whole (a kernel's name of 1795 bytes came out as its first 1023, maybe half a
  * character), numbers in full precision, a missing cell empty; a row longer than the
- * buffer cut after its last whole UTF-8 character, and said so (1). */
+ * buffer cut after its last whole UTF-8 character, and said so (1); copy_append, which
+ * panes without a table cut their copies with, the same way. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/table.h"
@@ -71,6 +72,12 @@ int main(void)
 	is_str(buf, "k\xe8\x8a\x82\xe8\x8a\x82", "Y into 8 bytes: 'k' and two whole characters (7 bytes)");
 	is_int(copy_cells(t, 0, false, calls, buf, 2), 1, "y of 12 into 2 bytes: cut");
 	is_str(buf, "1", "y of 12 into 2 bytes: its first digit");
+	size_t k = 0;
+	buf[0] = '\0';
+	ok(!copy_append(buf, 8, &k, "k") && k == 1, "copy_append: a piece that fits, whole");
+	ok(copy_append(buf, 8, &k, n1 + 1) && k == 7 && !strcmp(buf, "k\xe8\x8a\x82\xe8\x8a\x82"),
+	   "copy_append: one that does not is cut after its last whole character, and says so");
+	ok(copy_append(buf, 8, &k, "x") && k == 7, "copy_append: nothing more fits once full");
 	is_int(copy_cells(t, 2, false, name, buf, sizeof(buf)), -1, "no row 2: -1");
 	is_int(copy_cells(t, 0, false, -1, buf, sizeof(buf)), -1, "no column: -1");
 	free(n1);
