@@ -109,7 +109,7 @@ demo:
 	@$(MAKE) --no-print-directory all
 	./$(BIN) testdata/demo
 
-# `make check`: deps (with test tools), build, then the whole suite; ends with "N passed, N failed".
+# `make check`: deps (with test tools), build, then the whole suite; ends with "N passed, N failed, N skipped".
 check:
 	@sh .ci/deps.sh --test
 	@$(MAKE) --no-print-directory check-layers
@@ -125,7 +125,7 @@ check-asan:
 bench:
 	@sh .ci/deps.sh --bench
 	@$(MAKE) --no-print-directory all $(TOOL_BIN)
-	sh tests/bench.sh
+	TSCOPE_BUILD=$(BUILD) sh tests/bench.sh
 
 # The model never sees curses or the layers above it; ui/ never sees src/.
 check-layers:

@@ -37,6 +37,8 @@ if [ "${1:-}" = "--test" ]; then
 	command -v strace >/dev/null 2>&1 || missing="$missing strace"
 	# tests/cli/progress.sh and index_signal.sh: a pty (util-linux script)
 	command -v script >/dev/null 2>&1 || missing="$missing bsdutils"
+	# tests/cli/filter_sort.sh: a locale with a decimal comma, built by localedef
+	[ -f /usr/share/i18n/locales/de_DE ] || missing="$missing locales"
 fi
 # `make fuzz` (and CI's short pass): clang with libFuzzer and the sanitizer runtimes
 if [ "${1:-}" = "--test" ] || [ "${1:-}" = "--fuzz" ]; then

@@ -24,6 +24,7 @@
 #include "model/identity.h"
 #include "model/index/index.h"
 #include "model/numfmt.h"
+#include "model/pool.h"
 #include "model/run.h"
 #include "model/steps/analysis.h"
 #include "model/steps/steps.h"
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 		   "INDEX). Options go anywhere, as --opt VALUE or --opt=VALUE; after '--' every argument is\n"
 		   "RUN_DIR's.\n"
 		   "\n"
-		   "      --jobs N         parse with N threads (default: one per core, at most 8)\n"
+		   "      --jobs N         parse with N threads, at most 64 (default: one per core, at most 8)\n"
 		   "      --force          rebuild an index that is current (else left as it is)\n"
 		   "      --shard K/N      index shard K of N (ranks by id, traces by file): one task of a job array\n"
 		   "      --status         list the index's parts and summary, what changed since, why one is\n"
@@ -205,7 +206,10 @@ static int apply(struct index_cli *c, int id, const char *arg)
 	case IX_JOBS:
 		if (!parse_uint(arg, &j) || j < 1)
 			return index_cli_fail("--jobs expects an integer >= 1", arg);
-		c->jobs = j > 64 ? 64 : (int)j;
+		if (j > POOL_MAX_THREADS)
+			fprintf(stderr, "tscope-tui index: --jobs %u: %d loader threads at most; using %d\n", j,
+				POOL_MAX_THREADS, POOL_MAX_THREADS);
+		c->jobs = j > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)j;
 		return 0;
 	case IX_SHARD:
 		if (!parse_shard(arg, &c->shard_k, &c->shard_n))

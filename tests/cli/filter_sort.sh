@@ -58,6 +58,15 @@ tap_eq "Function='a b\\[1]\\*' keeps k1 and k2, whose function is exactly that" 
 $T --dasf --export tasks --filter "Function='z[1]*'" names.msgpack >out 2>err
 tap_check "a pattern no cell holds as written: the plain hint" \
 	'grep -q "keeps no row.*(terms are split" err && ! grep -q "is a pattern" err'
+# the explorer's f said only "no rows match the filter"
+cat >keys <<KEYS
+:view tasks
+fFunction='a b[1]*'<Enter>
+:dump $PWD/tui_glob
+KEYS
+TSCOPE_SCRIPT=keys TERM=dumb LINES=30 COLUMNS=200 LC_ALL=C.UTF-8 $T --tui --dasf names.msgpack >/dev/null 2>&1
+tap_check "explorer: the same filter says the value is a pattern, and how to escape it" \
+	'tr -s " \n" " " <tui_glob | grep -qF "no rows match the filter: '"'"'a b[1]*'"'"' is a pattern: [ ] * ? match"'
 
 # --sort: a column name quoted as --filter takes it, with or without the '-'
 "$BUILD/tests/gen_dasf" fixture fx >/dev/null 2>&1
@@ -73,4 +82,23 @@ tap_check "--sort with an unclosed quote: usage error saying so" \
 $T --export tasks --sort "'nosuch'" fx >out 2>err
 tap_check "--sort 'nosuch': unknown column named without its quotes" \
 	'[ $? -eq 2 ] && grep -q "^tscope-tui: --sort: unknown column .nosuch.$" err'
+
+# A locale writing decimals with a comma (de_DE) read '115.5' as no number and split
+# 'x>0,1' into x>0 and a search for 1: numbers are read and shown with a '.' whatever
+# LC_NUMERIC ('locales' gives localedef its de_DE source; .ci/deps.sh --test installs it)
+if mkdir -p "$TSCOPE_TMP/loc" && localedef -i de_DE -f UTF-8 "$TSCOPE_TMP/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	de() { LOCPATH="$TSCOPE_TMP/loc" LC_ALL=de_DE.UTF-8 "$@"; }
+	$T --export ranks -o - "$demo" >c.csv 2>/dev/null
+	de $T --export ranks --filter 'rel_slowdown>0.1' -o - "$demo" >de.csv 2>err
+	$T --export ranks --filter 'rel_slowdown>0.1' -o - "$demo" >c_f.csv 2>/dev/null
+	tap_check "de_DE: --filter 'rel_slowdown>0.1' as in C, a dot read as the decimal point" \
+		'[ -s de.csv ] && cmp -s de.csv c_f.csv'
+	de $T --export ranks -o - "$demo" >de_all.csv 2>/dev/null
+	tap_check "de_DE: the CSV's numbers as in C (no decimal comma)" 'cmp -s de_all.csv c.csv'
+	de $T --print "$demo" >de.out 2>/dev/null
+	$T --print "$demo" >c.out 2>/dev/null
+	tap_check "de_DE: the report's numbers as in C" 'cmp -s de.out c.out'
+else
+	tap_notok "localedef builds de_DE.UTF-8 (package locales)"
+fi
 tap_plan

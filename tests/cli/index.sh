@@ -433,6 +433,11 @@ task_opts_are() { # the task's command of opts.sh as sh reads it (task 0)
 	[ "${2-} ${3-} ${4-} ${5-} ${6-} ${7-}" = "index --jobs 2 --force --shard 0/1" ]
 }
 tap_check "--slurm --jobs 2 --force: each task indexes its shard with them" task_opts_are
+# index --jobs above the pool's 64 threads used 64 in silence (the main command says so)
+"$T" index --slurm --dry-run --jobs 100 run >jobs.sh 2>jobs.err
+tap_check "index --jobs 100: said on stderr as the main command says it; each task gets 64" \
+	'grep -qx "tscope-tui index: --jobs 100: 64 loader threads at most; using 64" jobs.err &&
+	 grep -q "^exec .* index --jobs 64 " jobs.sh'
 tap_check "--slurm --dry-run: the sbatch options on the submit line and the merge step's, as sh reads them" \
 	'opts_are "submitted with" "$(cd run && pwd -P)/.tscope-index/index-slurm.sh" &&
 	 opts_are "then (--merge-step)" --dependency=afterany:JOBID'
