@@ -652,7 +652,9 @@ static int remove_stale(const struct built *b, const struct stale *st)
  * ones are removed once b's are written, so that DIR holds this input's views alone. */
 static int write_built(struct built *b, const struct export_args *x, unsigned flags)
 {
-	const char *dir = x->output;
+	char *dir = xstrdup(x->output); /* DIR/ and DIR// name DIR/<view>.csv, not DIR//<view>.csv */
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
 	char *safe = text_sanitize_dup(dir, 0);
 	struct stale st;
 	stale_files(b, dir, &st);
@@ -678,5 +680,6 @@ static int write_built(struct built *b, const struct export_args *x, unsigned fl
 	free(b->name);
 	free(b->left);
 	free(safe);
+	free(dir);
 	return rc;
 }

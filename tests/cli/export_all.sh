@@ -91,6 +91,10 @@ for v in diff_ranks diff_budget diff_findings; do
 done
 [ ! -e "$TMP/pair/diff_kernels.csv" ] && [ ! -e "$TMP/pair/diff_sweep.csv" ] && [ ! -e "$TMP/pair/ranks.csv" ] || ok=1
 tap_rc $ok "pair: the diff views with rows written, each identical to --export VIEW A B; none without data"
+# -o DIR/ listed each file as DIR//<view>.csv
+(cd "$TMP" && "$BIN" --export all --force -o pair/ pa pb >slash.list 2>/dev/null)
+tap_check "-o DIR/: the files listed as DIR/<view>.csv" \
+	'grep -q "^pair/diff_ranks.csv	" "$TMP/slash.list" && ! grep -q "//" "$TMP/slash.list"'
 
 # no overwrite without --force; with it, every file replaced
 before=$(cat "$TMP/steps/ranks.csv")
