@@ -82,6 +82,22 @@ static void names_append(char **text, const char *sep, const char *name, const c
 	*text = t;
 }
 
+/* How many of ntied tied names are named (TIED_NAMED at most). */
+static size_t tied_shown(size_t ntied)
+{
+	return ntied > TIED_NAMED ? TIED_NAMED : ntied;
+}
+
+/* text (the names shown of ntied) with the rest counted: "a, b, c, d and 2 more". */
+static char *tied_rest(char *text, size_t ntied)
+{
+	if (ntied <= TIED_NAMED)
+		return text;
+	char *t = xasprintf("%s and %zu more", text, ntied - TIED_NAMED);
+	free(text);
+	return t;
+}
+
 /* Tasks without a usable duration over the groups of a rule (functions or workers): how
  * many, in how many groups, and the group with the most of them (its index, its tasks). */
 struct untimed {
@@ -261,7 +277,7 @@ static char *worker_name(const struct dasf_db *db, const struct workers *ws, siz
 static char *workers_at(const struct dasf_db *db, const struct workers *ws, double busy, size_t ntied)
 {
 	char *text = NULL;
-	size_t named = 0, shown = ntied > TIED_NAMED ? TIED_NAMED : ntied;
+	size_t named = 0, shown = tied_shown(ntied);
 	for (size_t w = 0; w < ws->n && named < shown; w++) {
 		if (ws->busy[w] != busy)
 			continue;
@@ -269,12 +285,7 @@ static char *workers_at(const struct dasf_db *db, const struct workers *ws, doub
 		names_append(&text, ++named == ntied ? " and " : ", ", name, "");
 		free(name);
 	}
-	if (ntied > shown) {
-		char *t = xasprintf("%s and %zu more", text, ntied - shown);
-		free(text);
-		text = t;
-	}
-	return text;
+	return tied_rest(text, ntied);
 }
 
 /* WORKER_IMBALANCE's evidence and fix: the busiest worker's row (worker_evidence), or with a
@@ -371,7 +382,7 @@ struct idle_top {
 static char *tied_names(const struct dasf_groups *gr, const size_t *idle, size_t top, size_t ntied)
 {
 	char *text = NULL;
-	size_t named = 0, shown = ntied > TIED_NAMED ? TIED_NAMED : ntied;
+	size_t named = 0, shown = tied_shown(ntied);
 	for (size_t g = 0; g < gr->n && named < shown; g++) {
 		if (idle[g] != top)
 			continue;
@@ -379,12 +390,7 @@ static char *tied_names(const struct dasf_groups *gr, const size_t *idle, size_t
 		names_append(&text, named == ntied ? " and " : ", ", gr->names.str[g],
 			     dasf_group_mark(gr->stripped[g]));
 	}
-	if (ntied > shown) {
-		char *t = xasprintf("%s and %zu more", text, ntied - shown);
-		free(text);
-		text = t;
-	}
-	return text;
+	return tied_rest(text, ntied);
 }
 
 static bool idle_top_function(const struct dasf_db *db, const struct dasf_an *an, struct idle_top *top)
